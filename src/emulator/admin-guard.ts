@@ -1,13 +1,5 @@
-// Who may call the admin API. It has no credentials (tests and scripts on the developer's machine call
-// it), so a web page open in the developer's browser must not reach it: a page can send a "simple"
-// cross-origin request (a form's POST, text/plain, no preflight), and through DNS rebinding a host name
-// it owns can point at 127.0.0.1. So an admin request is answered only when
-// - its Host header names the emulator by a loopback address (127.0.0.1, localhost, [::1]), or by the
-//   IP address it listens on, with its port: a rebound name never is one of these;
-// - it carries no Origin header, or the emulator's own origin (http:// with such a host and the port):
-//   browsers send Origin with every cross-origin request that could change something;
-// - a request with a body says `Content-Type: application/json`, which no form can send.
-// Checked from the headers alone, before any body is read.
+// Who may call the admin API.
+// Spec: docs/emulator.md, Admin API.
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 

@@ -1,7 +1,5 @@
-// Checks the bodies of the admin API before anything is changed: every field of the right type and in
-// its range, no unknown field. Nonsense (`count: -1`, a negative delay, a status of 42, a fault path
-// written as a regular expression, a zone name that is not a hostname) is refused with one 400 whose
-// message names each field that is wrong, never stored to misbehave later.
+// Checks admin API bodies before anything changes: types, ranges, no unknown field.
+// Spec: docs/emulator.md, Admin API.
 import { pathPatternProblem } from "./faults.js";
 
 /** An admin call refused with this status and `{"error": message}` (an unknown zone, a conflict). */
@@ -33,7 +31,6 @@ export interface FieldRule {
   check?: (value: never) => string | undefined;
 }
 
-/** The body as a record once every rule holds; throws AdminInputError naming every field that is wrong. */
 export function readAdminBody(body: unknown, rules: Record<string, FieldRule>): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AdminInputError([`the body must be a JSON object, got ${shown(body)}`]);
@@ -86,7 +83,6 @@ function shown(value: unknown): string {
 /** The longest delay a fault or the latency setting may ask for (10 minutes): longer is no test's business. */
 const MAX_DELAY_MS = 600_000;
 
-/** The largest inventory count of one kind `POST /__emulator/inventory` generates. */
 const MAX_INVENTORY_ITEMS = 1_000_000;
 
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -135,9 +131,9 @@ export const pathPatternRule: FieldRule = {
 };
 
 /**
- * A zone name as DNS allows one: labels of 1–63 letters, digits and hyphens, neither starting nor
- * ending with a hyphen, at least two of them, at most 253 characters, a top-level label not all digits
- * (so not an IP address).
+ * A zone name as DNS allows one: labels of 1–63 letters, digits and hyphens, neither starting nor ending with a
+ * hyphen, at least two of them, at most 253 characters, a top-level label not all digits (so not an IP
+ * address).
  */
 function isHostname(name: string): boolean {
   if (name.length > 253) return false;

@@ -1,9 +1,5 @@
-// The admin API under /__emulator/: lets tests and scripts read and replace the state, add zones and
-// recorded real answers, inject faults, set latency and the rate limit, read the request log; each
-// area adds its own endpoints (EmulatorArea.admin: the Page Shield inventory and scripts, the Logpush
-// ownership token). No auth, so only from this machine and never from a web page (admin-guard.ts);
-// plain JSON in and out (no envelope), bodies read up to a cap and within a time; never in the request log.
-// Bodies are checked before anything changes (admin-input.ts): nonsense is a 400 naming each wrong field.
+// The admin API under /__emulator/; each area adds its own endpoints.
+// Spec: docs/emulator.md, Admin API.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AREAS } from "./areas/index.js";
 import { tokenIdFor, zoneIdFor } from "./ids.js";
@@ -49,13 +45,11 @@ const HANDLERS: Record<string, AdminHandler> = {
   },
   "POST zones": addZone,
   "POST accounts": addAccount,
-  // A recorded real answer (spec/recorded/*.json) loaded as state; `?zone_id=` names the zone.
   "POST recorded": (rt, body, url) => {
     const opts = { zoneId: url.searchParams.get("zone_id") ?? undefined };
     rt.state = stateFromRecorded(rt.state, body as RecordedAnswer, opts);
     return { ok: true, path: recordedPath(body as RecordedAnswer, opts) };
   },
-  // A list endpoint answering in one of the real API's possible shapes (list-shapes.ts).
   "GET list-shapes": (rt) => listShapes(rt),
   "POST list-shapes": (rt, body) => addListShape(rt, body),
   "DELETE list-shapes": (rt) => {
@@ -88,7 +82,6 @@ const HANDLERS: Record<string, AdminHandler> = {
     rt.requests.length = 0;
     return { ok: true };
   },
-  // Each area's own endpoints, given the live state and the clock.
   ...Object.fromEntries(
     AREAS.flatMap((area) => Object.entries(area.admin ?? {})).map(([name, handler]): [string, AdminHandler] => [
       name,
@@ -156,13 +149,12 @@ const ACCOUNT_ID_RULE: FieldRule = {
   check: (v: string) => (/^[0-9a-f]{32}$/.test(v) ? undefined : ""),
 };
 
-/** The most zones one `POST accounts` makes. */
 const MAX_ACCOUNT_ZONES = 10_000;
 
 /**
- * Adds an account (an estate's: tests and the bench) with, optionally, its own account-owned token
- * (named in the request log by `token_name`, held to its own `requests`/`seconds`) and `zones` empty
- * enterprise zones `zone-<n>.<domain>` of the account → `{account_id, zones: [{name, id}]}`.
+ * Adds an account (an estate's: tests and the bench) with, optionally, its own account-owned token (named in
+ * the request log by `token_name`, held to its own `requests`/`seconds`) and `zones` empty enterprise zones
+ * `zone-<n>.<domain>` of the account → `{account_id, zones: [{name, id}]}`.
  */
 function addAccount(rt: EmulatorRuntime, body: unknown): unknown {
   const b = readAdminBody(body, {
@@ -255,7 +247,6 @@ const TOKEN_FIELDS = [
   "rate_limit",
 ];
 
-/** Accepts `token` (added if new) with what the token check and `GET user/tokens/{id}` should say of it. */
 function putToken(rt: EmulatorRuntime, body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body))
     throw new AdminInputError(["the body must be a JSON object"]);
@@ -276,7 +267,6 @@ function putToken(rt: EmulatorRuntime, body: unknown): unknown {
   return { id: tokenIdFor(token as string) };
 }
 
-/** What a fault may say; README "Fault injection". */
 const FAULT_RULES: Record<keyof FaultSpec, FieldRule> = {
   method: httpMethod,
   path: pathPatternRule,

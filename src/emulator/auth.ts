@@ -1,8 +1,5 @@
-// Authentication as the v4 API does it: `Authorization: Bearer <token>`, or `X-Auth-Email` with
-// `X-Auth-Key` (the global key). Returns the credential's rate-limit key or throws the real error.
-// The token checks (`GET user/tokens/verify`, and `GET accounts/{id}/tokens/verify` for an account-owned
-// token) answer an unknown token 401 / 1000 "Invalid API Token", and let a known token that is disabled,
-// expired or not yet valid through to say so.
+// Authentication as the v4 API does it.
+// Spec: docs/emulator.md, Credentials.
 import type { IncomingHttpHeaders } from "node:http";
 import { authenticationFault, invalidTokenFault, malformedAuthFault, missingAuthFault } from "./envelope.js";
 import { tokenIdFor } from "./ids.js";
@@ -10,7 +7,6 @@ import type { EmulatorState, TokenDetails } from "./types.js";
 
 const VERIFY_PATH = "user/tokens/verify";
 
-/** Whether a path is a token check: the user's, or an account's (`accounts/{id}/tokens/verify`). */
 function isVerifyPath(path: string | undefined): boolean {
   return path === VERIFY_PATH || (path !== undefined && /^accounts\/[^/]+\/tokens\/verify$/.test(path));
 }
@@ -39,7 +35,6 @@ export function authenticate(
   return `key:${email.toLowerCase()}`;
 }
 
-/** Whether a token may be used now: its status, then its time limits. */
 export function tokenState(
   details: TokenDetails | undefined,
   now = Date.now(),
@@ -51,8 +46,8 @@ export function tokenState(
 }
 
 /**
- * Whether the credential may reach the zone or account a path addresses: an account-owned token only
- * its own account's objects and zones (the real API refuses others 403); anything else everything.
+ * Whether the credential may reach the zone or account a path addresses: an account-owned token only its own
+ * account's objects and zones (the real API refuses others 403); anything else everything.
  */
 export function reaches(
   state: EmulatorState,
@@ -77,7 +72,6 @@ export function credentialName(state: EmulatorState, credential: string): string
   return state.credentials.token_details?.[token]?.name ?? `token ${tokenIdFor(token)}`;
 }
 
-/** The rate limit a credential is held to: its token's own, else the state's. */
 export function limitOf(state: EmulatorState, credential: string): { requests: number; seconds: number } {
   const details = credential.startsWith("token:") ? state.credentials.token_details?.[credential.slice(6)] : undefined;
   return details?.rate_limit ?? state.rate_limit;
@@ -89,7 +83,6 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return s === undefined || s.trim() === "" ? undefined : s.trim();
 }
 
-/** Whether the credential may only read (`token_details[…].read_only`). */
 export function readOnlyCredential(state: EmulatorState, credential: string): boolean {
   return credential.startsWith("token:") && state.credentials.token_details?.[credential.slice(6)]?.read_only === true;
 }

@@ -1,10 +1,10 @@
-// The seed's fixed values: the account, the credentials and the rate limit a fresh emulator accepts,
-// and the one fixed instant for timestamps no window counts from.
+// The seed's fixed values.
+// Spec: docs/emulator.md, The seed.
 
 export const SEED_ACCOUNT_ID = "0123456789abcdef0123456789abcdef";
 /**
- * A fixed past instant, for the few timestamps no window counts from (a token's issued_on, a state
- * file's missing account rulesets). Everything the seed dates is counted back from the clock instead.
+ * A fixed past instant, for the few timestamps no window counts from (a token's issued_on, a state file's
+ * missing account rulesets).
  */
 export const SEED_TIME = "2025-06-01T12:00:00.000Z";
 export const DEFAULT_TOKEN = "emulator-token";

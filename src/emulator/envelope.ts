@@ -1,5 +1,4 @@
-// The Cloudflare v4 envelope and the errors the server itself answers with (routing, auth, bodies),
-// with the real status and error codes (spec/cloudflare-api-notes.md).
+// The Cloudflare v4 envelope and the server's own errors (spec/cloudflare-api-notes.md).
 import { documented } from "./documentation.js";
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
@@ -58,14 +57,13 @@ export function authenticationFault(): ApiFault {
   return new ApiFault(403, documented([{ code: 10000, message: "Authentication error" }]));
 }
 
-/** What `GET user/tokens/verify` answers a token it does not know. */
 export function invalidTokenFault(): ApiFault {
   return new ApiFault(401, documented([{ code: 1000, message: "Invalid API Token" }]));
 }
 
 export function unknownZoneFault(): ApiFault {
-  // Code chosen by the emulator (documented in the README): the real code for a well-formed but
-  // unknown zone id depends on the endpoint.
+  // Code chosen by the emulator (documented in the README): the real code for a well-formed but unknown zone id
+  // depends on the endpoint.
   return new ApiFault(404, [{ code: 1001, message: "Invalid zone identifier" }]);
 }
 
@@ -93,7 +91,6 @@ export function internalFault(err: unknown): ApiFault {
   return new ApiFault(500, [{ code: 10001, message: `Internal emulator error: ${detail}` }]);
 }
 
-/** 404 for an object that does not exist under a route that does (policy, script, …). */
 export function notFoundFault(what: string, code = 10006): ApiFault {
   return new ApiFault(404, [{ code, message: `${what} not found` }]);
 }

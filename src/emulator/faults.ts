@@ -1,9 +1,5 @@
-// Fault injection for resilience tests: a fault matches requests by method and path pattern and answers
-// an error, delays, or destroys the socket, for `count` requests or with a (seedable) probability.
-// A path pattern is plain text, never a regular expression: matching it takes time linear in the
-// path and the pattern, so no pattern can hold the emulator's single thread (and its signal handling).
-// `after: true` runs the handler first, so the write happens and the client sees a failure anyway:
-// the ambiguous outcome a retrying client must handle by re-reading.
+// Fault injection.
+// Spec: docs/emulator.md, Fault injection.
 import { createRng } from "./ids.js";
 
 export interface FaultSpec {
@@ -40,7 +36,6 @@ export const MAX_PATH_PATTERN_LENGTH = 512;
 /** Characters of regular expressions a path pattern refuses, so a regex is never taken for plain text. */
 const REGEX_ONLY = /[\\()[\]{}+?]/;
 
-/** Why `pattern` is not a path pattern, or undefined when it is one. */
 export function pathPatternProblem(pattern: string): string | undefined {
   if (pattern.length > MAX_PATH_PATTERN_LENGTH) return `longer than ${MAX_PATH_PATTERN_LENGTH} characters`;
   const bad = REGEX_ONLY.exec(pattern);
@@ -49,10 +44,9 @@ export function pathPatternProblem(pattern: string): string | undefined {
 }
 
 /**
- * A path pattern as a matcher: plain text found anywhere in the path; `^` at its start anchors it at the
- * path's start, `$` at its end at the path's end (both: the whole path); `*` stands for any run of
- * characters; `|` separates alternatives. Every other character stands for itself (`.` is a dot).
- * Each `*`-separated piece is found leftmost with indexOf: linear, no backtracking.
+ * A path pattern as a matcher: plain text found anywhere in the path; `^` at its start anchors it at the path's
+ * start, `$` at its end at the path's end (both: the whole path); `*` stands for any run of characters; `|`
+ * separates alternatives.
  */
 export function pathPattern(pattern: string): (path: string) => boolean {
   const alternatives = pattern.split("|").map((alt) => {
@@ -95,7 +89,6 @@ export class FaultStore {
   private faults: ActiveFault[] = [];
   private nextId = 1;
 
-  /** Adds a fault (its path pattern checked first: pathPatternProblem). */
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: `fault-${this.nextId++}`, fired: 0 };
     this.faults.push({
@@ -114,7 +107,6 @@ export class FaultStore {
     return this.faults.map((f) => f.fault);
   }
 
-  /** The first fault of this phase that fires for the request, consuming one of its `count`. */
   take(method: string, path: string, phase: "before" | "after"): Fault | undefined {
     for (const active of this.faults) {
       const f = active.fault;

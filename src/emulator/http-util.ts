@@ -1,5 +1,4 @@
-// Small HTTP helpers shared by the API server and the admin API: body reading and JSON parsing with
-// Cloudflare's errors, JSON answers, sleeping.
+// Small HTTP helpers shared by the API server and the admin API.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { contentTypeFault, malformedJsonFault } from "./envelope.js";
 import type { ApiFault } from "./types.js";
@@ -53,11 +52,6 @@ export class BodyError extends Error {
   }
 }
 
-/**
- * The request's body as text, read up to `maxBytes` and within `timeoutMs`. A body announcing more
- * (Content-Length) is refused before any of it is read, one going past the cap or arriving too slowly
- * is refused there (BodyError); the caller answers, and the connection is closed after the answer.
- */
 export function readBody(req: IncomingMessage, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
   const announced = Number(req.headers["content-length"] ?? "0");
   if (announced > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));

@@ -1,5 +1,5 @@
-// Public entry of the emulator: start a local, faithful stand-in for the Cloudflare v4 API endpoints
-// zoneform uses, in a test or from `zoneform emulator`.
+// Public entry of the emulator (`zoneform/emulator`).
+// Spec: docs/emulator.md.
 import type { AddressInfo } from "node:net";
 import { clockOf, instantOf, type EmulatorNow } from "./clock.js";
 import { FaultStore } from "./faults.js";
@@ -31,12 +31,11 @@ export * from "./types.js";
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Starting state (kept as given; `reset` returns to a copy of it). Default: the seed, dated at `now`. */
+  /** Starting state (kept as given; `reset` returns to a copy of it). */
   state?: EmulatorState;
   /**
-   * The emulator's clock (docs/emulator.md, "Clock"): the instant it reads at start (Date, ISO 8601
-   * text such as `2026-11-25T12:00:00Z`, or ms since the epoch), running on from there in real time,
-   * or a function it asks each time. The seed is dated back from it. Default: the system clock.
+   * The emulator's clock: the instant it reads at start (Date, ISO 8601 text such as `2026-11-25T12:00:00Z`, or
+   * ms since the epoch), running on from there in real time, or a function it asks each time.
    */
   now?: EmulatorNow;
   /** Delay before every API answer. */
@@ -53,7 +52,6 @@ export interface RunningEmulator {
   /** e.g. `http://127.0.0.1:8787/__emulator` */
   adminUrl: string;
   port: number;
-  /** The live state (the same object the server changes). */
   state(): EmulatorState;
   close(): Promise<void>;
 }

@@ -1,10 +1,5 @@
-// List shapes on request (admin `POST /__emulator/list-shapes`): makes one list endpoint answer in a
-// shape the real API may produce, so tests can check that zoneform reads every list whole and
-// strictly: pages of a small `per_page` with result_info (also on the policies and Logpush jobs lists,
-// which are not paged by default), cursor pages, an item answered twice (a paging overlap; or with
-// other content), an empty page before the last, announced totals far larger than the list, no
-// totals at all, and numeric ids beyond 2^53 written as raw JSON numbers. Without a shape nothing
-// changes. Shapes are kept per emulator runtime and cleared by `POST /__emulator/reset`.
+// List shapes on request: one list endpoint answers in a shape the real API may produce.
+// Spec: docs/emulator.md, List shapes.
 import { readAdminBody, type FieldRule } from "./admin-input.js";
 import { ApiFault } from "./types.js";
 
@@ -68,7 +63,6 @@ const RULES: Record<string, FieldRule> = {
   big_ids: { type: "boolean", expected: "true or false" },
 };
 
-/** Adds a shape (replacing one for the same path); returns every shape in force. */
 export function addListShape(rt: object, body: unknown): ListShape[] {
   const b = readAdminBody(body, RULES) as unknown as ListShape;
   const list = shapesOf(rt);
@@ -103,10 +97,6 @@ export function routedPath(rt: object, path: string): string {
 
 type Envelope = { result: unknown; result_info?: Record<string, unknown>; [k: string]: unknown };
 
-/**
- * The answer in the shape asked for. `readAll` answers the route again with another query (used to
- * take the whole list, page by page, before cutting it anew).
- */
 export async function shapeAnswer(
   rt: object,
   method: string,
@@ -136,7 +126,6 @@ export async function shapeAnswer(
   }
 }
 
-/** Every item of the list as the route answers it, its own pages followed. */
 async function wholeList(
   query: URLSearchParams,
   readAll: (query: URLSearchParams) => Promise<Envelope>,

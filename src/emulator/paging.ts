@@ -1,5 +1,4 @@
-// Page-style pagination shared by the emulator's list endpoints (page shield, custom hostnames, …):
-// reads and bounds-checks `page` / `per_page` from the query and builds Cloudflare's `result_info`.
+// Page-style pagination shared by the list endpoints: `page`, `per_page`, `result_info`.
 import { ApiFault } from "./types.js";
 
 export interface PageBounds {
@@ -39,7 +38,6 @@ export function readPageRequest(query: URLSearchParams, bounds: PageBounds): Pag
   return { page, per_page: perPage };
 }
 
-/** Cuts one page out of `items` and returns it with its `result_info`. */
 export function paginate<T>(items: readonly T[], req: PageRequest): { result: T[]; result_info: PageResultInfo } {
   const start = (req.page - 1) * req.per_page;
   const result = items.slice(start, start + req.per_page);

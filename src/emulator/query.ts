@@ -1,5 +1,4 @@
-// Query parameters of list endpoints, read as the v4 API reads them: a bad value is a 400, code 1004,
-// naming the parameter.
+// Query parameters of list endpoints: a bad value is a 400, code 1004, naming the parameter.
 import { ApiFault } from "./types.js";
 
 export function badQuery(message: string): ApiFault {

@@ -1,6 +1,5 @@
-// Per-credential rate limit with a sliding window (a log of request times per credential): a client
-// that spaces its calls evenly never hits it, a burst is refused until its oldest call leaves the
-// window. Answers carry the structured headers of today's API and the older X-RateLimit pair.
+// Per-credential sliding-window rate limit.
+// Spec: docs/emulator.md, Rate limit.
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -59,12 +58,6 @@ export class SlidingWindowLimiter {
   }
 }
 
-/**
- * The rate headers of an answer. `Ratelimit: "default";r=<remaining>;t=<seconds>` and
- * `Ratelimit-Policy: "default";q=<quota>;w=<window>` as Cloudflare sends them since 2025-09
- * (real-answers.md, "rate-limit headers"; changelog 2025-09-03), beside the older X-RateLimit-Limit
- * and -Remaining.
- */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return {
     "x-ratelimit-limit": String(d.limit),

@@ -1,13 +1,11 @@
-// What the recorded-answer loaders share (recorded.ts and each area's EmulatorArea.recorded): the
-// error a recorded answer the emulator cannot place raises, and reading its result as items.
+// What the recorded-answer loaders share: their error, and reading a result as items.
+import { isObject } from "./validate.js";
 
 /** A recorded answer the emulator cannot place (not a success, unknown path, wrong shape). */
 export class RecordedAnswerError extends Error {}
 
-/** A recorded object: its fields as recorded, with its id. */
 export type RecordedItem = Record<string, unknown> & { id: string };
 
-/** Adds `item` to `list`, or replaces the item of the same id. */
 export function upsert<T extends { id: unknown }>(list: T[], item: T): void {
   const i = list.findIndex((x) => x.id === item.id);
   if (i >= 0) list[i] = item;
@@ -24,8 +22,4 @@ export function objectOf(result: unknown, what: string): RecordedItem {
     throw new RecordedAnswerError(`a ${what} answer is an object with an id`);
   }
   return result as RecordedItem;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

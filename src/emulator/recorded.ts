@@ -1,19 +1,9 @@
-// Recorded real answers as emulator state (spec/recorded/*.json: `{id, provenance, source,
-// recorded_request?, status, body}`). `stateFromRecorded` puts an answer's items where its request's
-// path says they live, so that a GET of that path afterwards answers the same items: same ids, same
-// fields, stored as recorded (the execute rule without an id in cft_managed_entrypoint stays without
-// one). Pure: the given state is not changed.
-//
-// The emulator's choices: a list answer is the whole collection, so it replaces the zone's (or
-// account's) collection, except the zones list, which adds or updates zones and keeps the others; a
-// single-object answer adds or replaces that object by id. A zone the answer names but the state lacks
-// is created, named `recorded-<first 8 hex of its id>.example`, on the enterprise plan, until a zones
-// answer names it. A zone answer whose plan is none of the four legacy plans is kept on the free plan
-// internally (its recorded plan object is still what GET answers). Each area says how the answers of
-// its paths are stored (EmulatorArea.recorded); this file finds the loader and gives it the zone.
+// Recorded real answers as emulator state.
+// Spec: docs/emulator.md, Admin API.
 import type { RecordedContext, RecordedLoader } from "./area.js";
 import { AREAS } from "./areas/index.js";
-import { isObject, RecordedAnswerError } from "./recorded-items.js";
+import { RecordedAnswerError } from "./recorded-items.js";
+import { isObject } from "./validate.js";
 import { createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { EmulatorState } from "./types.js";
 
@@ -30,18 +20,16 @@ export interface RecordedAnswer {
 
 export interface RecordedOptions {
   /**
-   * The zone to load into instead of the one the recorded URL names; required for a recording without
-   * a request (cfgo_logpush_list), which is then read as a zone's Logpush jobs list.
+   * The zone to load into instead of the one the recorded URL names; required for a recording without a
+   * request, which is then read as a zone's Logpush jobs list.
    */
   zoneId?: string;
 }
 
 const API_PREFIX = "/client/v4/";
 
-/** Every area's loaders: path patterns (`:x` a parameter) and how their answer is stored. */
 const LOADERS: readonly RecordedLoader[] = AREAS.flatMap((area) => area.recorded ?? []);
 
-/** The API path (after /client/v4/) a recorded answer is loaded under. */
 export function recordedPath(recorded: RecordedAnswer, opts: RecordedOptions = {}): string {
   const url = recorded.recorded_request?.url;
   if (url === undefined) {
@@ -62,7 +50,6 @@ export function recordedPath(recorded: RecordedAnswer, opts: RecordedOptions = {
   return path.replace(/^zones\/[^/]+/, `zones/${opts.zoneId}`);
 }
 
-/** A copy of `state` holding the recorded answer's items where a GET of its path finds them. */
 export function stateFromRecorded(
   state: EmulatorState,
   recorded: RecordedAnswer,

@@ -1,9 +1,4 @@
-// Matches a request path against the routes' patterns (`zones/:zone_id/page_shield/policies/:policy_id`).
-// Literal segments win over parameters (so `custom_hostnames/fallback_origin` beats
-// `custom_hostnames/:custom_hostname_id`), and id parameters are checked for their shape: a malformed
-// id is a 400 "could not route", as Cloudflare answers it. A route with a query condition (`when`) wins
-// over the same pattern without one when its condition holds. The shapes of the zone and account ids
-// are the core's; each area declares those of its own ids (EmulatorArea.idParams).
+// Matches a request path against the routes' patterns.
 import { HEX_ID } from "./ids.js";
 import { methodNotAllowed, routeFault } from "./envelope.js";
 import type { Route } from "./types.js";
@@ -41,7 +36,6 @@ export class Router {
     });
   }
 
-  /** The route for `method path`, or throws the ApiFault Cloudflare would answer (400/404/405). */
   match(method: string, path: string, query: URLSearchParams = new URLSearchParams()): RouteMatch {
     const parts = path.split("/").filter((s) => s !== "");
     const candidates: Array<{ c: CompiledRoute; params: Record<string, string> }> = [];

@@ -1,15 +1,12 @@
-// What the server and the admin API share for one running emulator: the live state (replaced on reset
-// and PUT state), latency, faults, rate limiter, request log, router and clock.
+// What the server and the admin API share for one running emulator.
 import type { Clock } from "./clock.js";
 import type { FaultStore } from "./faults.js";
 import type { SlidingWindowLimiter } from "./rate-limit.js";
 import type { Router } from "./router.js";
 import type { EmulatorState, RequestLogEntry } from "./types.js";
 
-/** Everything the server and the admin API share; `state` is replaced on reset and PUT state. */
 export interface EmulatorRuntime {
   state: EmulatorState;
-  /** The state to return to on reset (a fresh copy each call). */
   initialState: () => EmulatorState;
   latencyMs: number;
   faults: FaultStore;
@@ -18,6 +15,5 @@ export interface EmulatorRuntime {
   router: Router;
   /** The emulator's clock (ms since the epoch): what it dates, stamps and checks tokens against. */
   clock: Clock;
-  /** How long a request body may take to arrive (http-util.ts readBody). */
   bodyTimeoutMs: number;
 }

@@ -1,8 +1,5 @@
-// The default state the emulator starts with (and returns to on reset): one account and four zones of
-// the four plans, each area filling in its part (areas/*/: the managed rulesets, a few custom hostnames,
-// a small Page Shield inventory). Fully deterministic for a given instant: zone ids are md5(name),
-// timestamps counted back from the emulator's clock (`now`), so docs and tests can name everything, and
-// the data never ages out of a 90-day window whatever the date.
+// The default state the emulator starts with and resets to.
+// Spec: docs/emulator.md, The seed.
 import type { EmptyZoneContext, StateContext } from "./area.js";
 import { AREAS } from "./areas/index.js";
 import {
@@ -47,12 +44,10 @@ export function defaultState(opts: { now?: number } = {}): EmulatorState {
   } as EmulatorState;
 }
 
-/** Every area's top-level part of the state (the seed's, or a state document's filled in). */
 export function areaStates(ctx: StateContext): Partial<EmulatorState> {
   return Object.assign({}, ...AREAS.map((a) => a.state?.(ctx) ?? {}));
 }
 
-/** An empty zone as `POST /__emulator/zones` makes it: nothing configured, no hostnames, no inventory. */
 export function createEmptyZone(
   name: string,
   plan: ZonePlanName,
@@ -62,7 +57,6 @@ export function createEmptyZone(
   return Object.assign({ id: zoneIdFor(name), name, plan }, ...AREAS.map((a) => a.emptyZone?.(ctx) ?? {})) as ZoneState;
 }
 
-/** An account with none of its own objects yet. */
 export function createEmptyAccount(id: string): AccountState {
   return Object.assign({ id }, ...AREAS.map((a) => a.emptyAccount?.() ?? {})) as AccountState;
 }

@@ -1,8 +1,5 @@
-// The emulator's HTTP front: for every request under /client/v4/ it applies latency and injected
-// faults, authenticates, rate-limits, routes, parses the JSON body, checks the zone, runs the handler,
-// wraps the answer in the Cloudflare envelope and records the call in the request log. Every body is
-// read up to a cap and within a time, before authentication. Requests under /__emulator/ go to the admin
-// API instead (no auth, no log; only from this machine: admin-guard.ts).
+// The emulator's HTTP front for /client/v4/ and /__emulator/.
+// Spec: docs/emulator.md.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import { handleAdmin } from "./admin.js";

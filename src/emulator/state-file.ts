@@ -1,6 +1,5 @@
-// Turns a state document (a `--state` file, `PUT /__emulator/state`, the `state` option) into a full
-// EmulatorState. Only `zones` is required; every zone needs only `name` and `plan`, and everything
-// left out is filled in as for a new empty zone, so a hand-written seed file can stay short.
+// Turns a state document into a full EmulatorState.
+// Spec: docs/emulator.md, State file format.
 import {
   DEFAULT_EMAIL,
   DEFAULT_KEY,
@@ -13,8 +12,8 @@ import { parseInstant } from "../instant.js";
 import { areaStates, createEmptyAccount, createEmptyZone } from "./seed.js";
 import type { AccountState, EmulatorState, TokenDetails, ZoneState } from "./types.js";
 import { PLAN_NAMES, planNameOf } from "./zone-plans.js";
+import { isObject } from "./validate.js";
 
-/** Thrown with every problem found in a state document. */
 export class StateDocumentError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid emulator state: ${problems.join("; ")}`);
@@ -147,10 +146,6 @@ export function normalizeTokenDetails(raw: unknown, problems: string[]): Record<
     if (problems.length === before) out[token] = d as TokenDetails;
   }
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function positive(v: unknown): boolean {

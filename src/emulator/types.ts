@@ -1,26 +1,15 @@
-// The emulator's internal contract: the in-memory state and the shape of a route handler. Each API
-// area (page shield, rulesets, logpush, custom hostnames, WAF migration, …) is a folder under areas/
-// exporting one EmulatorArea (area.ts) and listed in areas/index.ts; its part of the state is declared
-// in its state.ts, which adds an entry to AreaStates below, and ZoneState, AccountState and
-// EmulatorState are composed from every entry: no line here names an area. server.ts matches,
-// authenticates, rate-limits, logs and wraps results in the Cloudflare envelope.
+// The emulator's internal contract: the in-memory state and the route handler shape.
 
 export type { Rule, Ruleset } from "./areas/rulesets/state.js";
 export type { LogpushJob } from "./areas/logpush_jobs/state.js";
 
 /**
- * Each area's parts of the state, by the area's folder name: its part of a zone (`zone`), of an
- * account's own objects (`account`) and of the whole state (`state`). An area's state.ts adds its
- * entry by augmenting this interface:
- *
- *     declare module "../../types.js" {
- *       interface AreaStates { page_shield: { zone: PageShieldZoneState } }
- *     }
+ * Each area's parts of the state, by the area's folder name: its part of a zone (`zone`), of an account's own
+ * objects (`account`) and of the whole state (`state`).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by each area's state.ts (declaration merging)
 export interface AreaStates {}
 
-/** The parts of the state of kind `K` every area declares, as one intersection. */
 type PartsOf<K extends string> = UnionToIntersection<
   { [A in keyof AreaStates]: AreaStates[A] extends Record<K, infer P> ? P : never }[keyof AreaStates]
 >;
@@ -36,7 +25,6 @@ export interface ApiErrorBody {
   error_chain?: Array<{ code: number; message: string }>;
 }
 
-/** Thrown by a handler to answer with an error envelope. */
 export class ApiFault extends Error {
   constructor(
     readonly status: number,
@@ -48,17 +36,14 @@ export class ApiFault extends Error {
 
 export interface RouteRequest {
   method: string;
-  /** Path after `/client/v4/`, e.g. `zones/<id>/page_shield`. */
   path: string;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** Parsed JSON body (undefined when there is none). */
   body: unknown;
   state: EmulatorState;
   /** The zone named by `:zone_id`, already checked to exist (404 otherwise). */
   zone?: ZoneState;
   now: () => string;
-  /** Who is calling: `token:<token>` or `key:<email>` (auth.ts). */
   credential?: string;
 }
 
@@ -75,8 +60,8 @@ export interface Route {
   /** e.g. `zones/:zone_id/page_shield/policies/:policy_id` */
   pattern: string;
   /**
-   * Only when the query says so (e.g. the WAF migration switch is the entry point PUT with
-   * `waf_migration`); such a route wins over the same pattern without a condition.
+   * Only when the query says so (e.g. the WAF migration switch is the entry point PUT with `waf_migration`);
+   * such a route wins over the same pattern without a condition.
    */
   when?: (query: URLSearchParams) => boolean;
   handler: (req: RouteRequest) => RouteResponse | Promise<RouteResponse>;
@@ -86,7 +71,6 @@ type ZoneParts = PartsOf<"zone">;
 type AccountParts = PartsOf<"account">;
 type StateParts = PartsOf<"state">;
 
-/** One zone: its own fields, then each area's part (areas/<name>/state.ts). */
 export interface ZoneState extends ZoneParts {
   id: string;
   name: string;
@@ -95,14 +79,12 @@ export interface ZoneState extends ZoneParts {
   /** The account the zone belongs to; absent: the state's `account_id`. */
   account_id?: string;
   /**
-   * Fields of the zone answer beyond id, name and plan, as a recorded answer showed them (account,
-   * meta, name_servers, the recorded plan object, …); they override the emulator's own. Absent on
-   * zones the emulator made itself.
+   * Fields of the zone answer beyond id, name and plan, as a recorded answer showed them (account, meta,
+   * name_servers, the recorded plan object, …); they override the emulator's own.
    */
   details?: Record<string, unknown>;
 }
 
-/** See `credentials.token_details`. */
 export interface TokenDetails {
   status?: "active" | "disabled" | "expired";
   /** ISO times: the token is refused before `not_before` and from `expires_on` on. */
@@ -113,8 +95,8 @@ export interface TokenDetails {
   /** How the request log names the token (never its value); absent: its id (md5 of the token). */
   name?: string;
   /**
-   * The account the token is for (an account-owned token): it reaches that account's objects and zones
-   * only, any other account's or zone's answered 403 / 9109. Absent: every account and zone.
+   * The account the token is for (an account-owned token): it reaches that account's objects and zones only,
+   * any other account's or zone's answered 403 / 9109.
    */
   account_id?: string;
   /** A token that may only read: any other method is answered 403 / 10000, as a token without Edit is. */
@@ -123,47 +105,34 @@ export interface TokenDetails {
   rate_limit?: { requests: number; seconds: number };
 }
 
-/** An account's own objects (account-level Logpush jobs, notification policies): each area's part. */
 export interface AccountState extends AccountParts {
   id: string;
 }
 
-/** The whole state: its own fields and each area's top-level part (`account_rulesets`, `next_job_id`). */
 export interface EmulatorState extends StateParts {
-  /** The account the managed rulesets belong to (`accounts/{id}/rulesets`). */
   account_id: string;
-  /**
-   * Accounts with objects of their own, `account_id`'s included when it has any. Optional so that
-   * states written before it existed still load; missing means none.
-   */
+  /** Accounts with objects of their own, `account_id`'s included when it has any. */
   accounts?: AccountState[];
   credentials: {
     tokens: string[];
     keys: Array<{ email: string; key: string }>;
-    /**
-     * What `GET user/tokens/verify` and `GET user/tokens/{id}` tell of a token, by token. A token not
-     * listed is active with no time limits, and its permissions are not shown (as for a real token
-     * without "API Tokens: Read"). A token that is not active, or outside its time limits, is refused.
-     */
+    /** What `GET user/tokens/verify` and `GET user/tokens/{id}` tell of a token, by token. */
     token_details?: Record<string, TokenDetails>;
   };
   rate_limit: { requests: number; seconds: number };
   zones: ZoneState[];
 }
 
-/** One request the emulator answered, as its request log keeps it. */
 export interface RequestLogEntry {
   method: string;
-  /** Full path, e.g. `/client/v4/zones/<id>/page_shield`. */
   path: string;
   query: Record<string, string>;
   /** 0 when the connection was destroyed by a `reset` fault. */
   status: number;
-  /** Parsed JSON request body, or null. */
   body: unknown;
   /**
-   * Who sent it, once authenticated: a token's name (`token_details[…].name`, else `token <its id>`),
-   * or `key <e-mail>`; never a token's value.
+   * Who sent it, once authenticated: a token's name (`token_details[…].name`, else `token <its id>`), or `key
+   * <e-mail>`; never a token's value.
    */
   credential?: string;
 }

@@ -1,5 +1,4 @@
-// Body validation helpers for route handlers. They gather every problem of a body before failing, so
-// that one 400 names all missing or wrong fields (as the real API does for most endpoints).
+// Body validation helpers for route handlers.
 import { ApiFault, type ApiErrorBody } from "./types.js";
 
 type FieldType = "string" | "boolean" | "number" | "integer" | "object" | "array";
@@ -14,18 +13,13 @@ export interface FieldSpec {
 /** Error code used for a body that fails validation (Cloudflare uses several; clients key on 400). */
 export const INVALID_BODY_CODE = 1004;
 
-/** Throws 400 unless `body` is a JSON object; returns it typed as a record. */
 export function requireObject(body: unknown, code = INVALID_BODY_CODE): Record<string, unknown> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+  if (!isObject(body)) {
     throw new ApiFault(400, [{ code, message: "Request body must be a JSON object" }]);
   }
   return body as Record<string, unknown>;
 }
 
-/**
- * Checks `body` against `fields`: required fields present, types and enums right, and (unless
- * `allowUnknown`) no unknown field. Throws one ApiFault listing every problem; returns the body.
- */
 export function requireFields(
   body: unknown,
   fields: Record<string, FieldSpec>,
@@ -56,7 +50,6 @@ export function requireFields(
   return obj;
 }
 
-/** Returns a message when `value` does not match `spec`, else undefined. */
 function checkField(name: string, value: unknown, spec: FieldSpec): string | undefined {
   if (!matchesType(value, spec.type)) {
     return `${name} must be ${article(spec.type)} ${spec.type}, got ${describe(value)}`;
@@ -75,7 +68,7 @@ function matchesType(value: unknown, type: FieldType): boolean {
     case "array":
       return Array.isArray(value);
     case "object":
-      return value !== null && typeof value === "object" && !Array.isArray(value);
+      return isObject(value);
     case "integer":
       return Number.isInteger(value);
     default:
@@ -95,4 +88,8 @@ function describe(value: unknown): string {
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? "an" : "a";
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

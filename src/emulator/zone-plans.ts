@@ -1,12 +1,10 @@
-// Zone plans as the zones API answers them: an object whose `id` is a 32-hex plan id and whose
-// `legacy_id` is the plan name (recorded/cft_zones_list.json). The emulator keeps the legacy name in
-// its state and builds the object here.
+// Zone plans as the zones API answers them (recorded/cft_zones_list.json).
 import { md5Hex } from "./ids.js";
 import type { ZonePlanName } from "./types.js";
 
 export const PLAN_NAMES: readonly ZonePlanName[] = ["free", "pro", "business", "enterprise"];
 
-/** The Enterprise plan id as recorded (cft_zones_list.json). */
+/** The Enterprise plan id as recorded. */
 const RECORDED_ENTERPRISE_PLAN_ID = "94f3b7b768b0458b56d2cac4fe5ec0f9";
 
 const LABELS: Record<ZonePlanName, string> = {
@@ -16,18 +14,10 @@ const LABELS: Record<ZonePlanName, string> = {
   enterprise: "Enterprise Website",
 };
 
-/**
- * Plan ids: Enterprise's is the recorded one. The others are not recorded, so the emulator derives
- * them (md5 of `plan:<name>`): the emulator's choice; real ids are fixed 32-hex strings per plan.
- */
 function planId(plan: ZonePlanName): string {
   return plan === "enterprise" ? RECORDED_ENTERPRISE_PLAN_ID : md5Hex(`plan:${plan}`);
 }
 
-/**
- * The plan object of a zone answer, with the recorded answer's fields. `price` and `frequency` are the
- * emulator's choice (the recording shows Enterprise only: price 0, frequency "").
- */
 export function planObject(plan: ZonePlanName): Record<string, unknown> {
   const paid = plan === "pro" || plan === "business";
   return {
@@ -45,8 +35,8 @@ export function planObject(plan: ZonePlanName): Record<string, unknown> {
 }
 
 /**
- * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the
- * label); undefined when it names none of the four.
+ * The legacy name of a plan given as a name or a plan object (`legacy_id`, else the plan id, else the label);
+ * undefined when it names none of the four.
  */
 export function planNameOf(plan: unknown): ZonePlanName | undefined {
   if (typeof plan === "string") return PLAN_NAMES.find((p) => p === plan.toLowerCase() || planId(p) === plan);

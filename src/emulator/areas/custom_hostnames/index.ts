@@ -1,4 +1,5 @@
-// Custom hostnames (SSL for SaaS): list, get and the PATCH of a hostname's SSL settings.
+// Custom hostnames (SSL for SaaS).
+// Spec: docs/emulator.md, What it emulates.
 import type { EmulatorArea } from "../../area.js";
 import { HEX_ID, UUID } from "../../ids.js";
 import { arrayOf, objectOf, upsert } from "../../recorded-items.js";
@@ -9,7 +10,7 @@ import type { CustomHostnamesZoneState } from "./state.js";
 export const customHostnames: EmulatorArea = {
   name: "custom_hostnames",
   routes,
-  // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters. Accept both.
+  // Real custom hostname ids are UUIDs; the 2024 schema says 32 characters.
   idParams: { custom_hostname_id: (v) => HEX_ID.test(v) || UUID.test(v) },
   emptyZone: (): CustomHostnamesZoneState => ({ custom_hostnames: [] }),
   seedZone: seedHostnames,

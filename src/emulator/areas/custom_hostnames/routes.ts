@@ -1,11 +1,5 @@
-// Custom hostnames (SSL for SaaS): list, get, and PATCH of the SSL settings, which is how zoneform
-// moves a hostname off a certificate authority. Ids are UUIDs. Changing the CA needs `method` and
-// `type` in the same `ssl` object (error 1434), as the real API insists; a hostname with an uploaded
-// certificate has no CA to change (error 1400, the emulator's code). A default CA (`""`) is stored and
-// read back as the CA the service picked (ssl.ts). A PATCH accepts only the OpenAPI
-// enums (`ssl.method` http, txt, email: a legacy `cname`, which a stored hostname may hold, is refused).
-// A hostname stored without `ssl` (none ordered) answers without it; a PATCH with `method` and `type`
-// orders its certificate.
+// Custom hostnames routes: list, get, and PATCH of the SSL settings.
+// Spec: docs/emulator.md, What it emulates.
 import {
   caNotStated,
   dcvFields,
@@ -25,7 +19,6 @@ import { badQuery, readEnum } from "../../query.js";
 type Hostname = Record<string, unknown> & { id: string };
 type Ssl = Record<string, unknown>;
 
-/** The reference page of editing a custom hostname (its PATCH). */
 const CUSTOM_HOSTNAME_EDIT = operationPage("custom_hostnames", "edit");
 
 const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
@@ -34,18 +27,12 @@ const CUSTOM_HOSTNAME_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 const CERTIFICATE_AUTHORITIES = ["digicert", "google", "lets_encrypt", "ssl_com", ""] as const;
 
 /**
- * Code of the refusal to change the CA of a hostname with an uploaded certificate: 1400 is the
- * emulator's choice (the real code is not recorded); clients should key on the 400.
+ * Code of the refusal to change the CA of a hostname with an uploaded certificate: 1400 is the emulator's
+ * choice (the real code is not recorded); clients should key on the 400.
  */
 const UPLOADED_CA_CODE = 1400;
 
-/**
- * Choosing a CA on a zone whose plan is not Enterprise (real-answers.md, "custom hostname CA": error
- * 1459). The message is the one Cloudflare answers (external-dns #5435); terraform-provider-cloudflare
- * #3898 met it on a PATCH re-sending the hostname's own CA, so any CA named in a PATCH is refused, not
- * only a change; `""` (the default, Cloudflare's choice) is not a choice and passes. The status (400)
- * is the emulator's choice: the sources give the code and message only.
- */
+/** Choosing a CA on a zone whose plan is not Enterprise. */
 const CA_NEEDS_ENTERPRISE_CODE = 1459;
 const CA_NEEDS_ENTERPRISE_MESSAGE =
   "Certificate Authority selection is only available on an Enterprise plan.  If you're interested in the " +
@@ -83,13 +70,13 @@ function findHostname(req: RouteRequest): Hostname {
 }
 
 /**
- * What the API shows of a stored hostname: the stored object as it is, except that a CA of "" (or
- * none, on a certificate Cloudflare issues) reads back as the CA the service picked, never "" or
- * absent. States written before the CA was stored concrete still hold "".
+ * What the API shows of a stored hostname: the stored object as it is, except that a CA of "" (or none, on a
+ * certificate Cloudflare issues) reads back as the CA the service picked, never "" or absent.
  */
 function hostnameView(h: Hostname, sslOverride?: Ssl): Hostname {
   if (!hasSsl(h)) {
-    // A hostname no certificate was ordered for answers without `ssl` (the SDK's CustomHostname.ssl is optional).
+    // A hostname no certificate was ordered for answers without `ssl` (the SDK's CustomHostname.ssl is
+    // optional).
     const { ssl: _none, ...rest } = h;
     return rest as Hostname;
   }
@@ -124,10 +111,7 @@ function listHostnames(req: RouteRequest): RouteResponse {
 }
 
 /**
- * PATCH: the `ssl` object replaces the writable ssl fields it carries (`settings` whole) and keeps the
- * others. Whether the real API resets the fields a partial `ssl` leaves out is unconfirmed
- * (spec/real-answers.md): keeping them is the emulator's choice; a client sending the live values of
- * every field it knows gets the same result either way.
+ * PATCH: the `ssl` object replaces the writable ssl fields it carries (`settings` whole) and keeps the others.
  */
 function patchHostname(req: RouteRequest): RouteResponse {
   const h = findHostname(req);
@@ -166,9 +150,7 @@ function patchHostname(req: RouteRequest): RouteResponse {
       Object.assign(next, dcvFields(String(h.hostname), ssl.method));
     }
     h.ssl = next;
-    // Any SSL change (even re-sending the same) re-triggers validation of a certificate Cloudflare
-    // issues. The emulator validates at once: this answer shows pending_validation with its records,
-    // later reads show active. An uploaded certificate needs no validation.
+    // Any SSL change (even re-sending the same) re-triggers validation of a certificate Cloudflare issues.
     if (!isUploadedCertificate(next))
       answerSsl = { status: "pending_validation", validation_records: [pendingValidationRecord(next)] };
   }
@@ -183,9 +165,8 @@ function hasSsl(h: Hostname): boolean {
 }
 
 /**
- * The certificate a PATCH orders for a hostname that has none, before the PATCH's own fields: the
- * service's default CA, the defaults a created hostname reads back (cft_custom_hostnames_v5), no DCV
- * fields yet (the PATCH's method adds them).
+ * The certificate a PATCH orders for a hostname that has none, before the PATCH's own fields: the service's
+ * default CA, the defaults a created hostname reads back, no DCV fields yet (the PATCH's method adds them).
  */
 function newCertificate(hostname: string): Ssl {
   return {
@@ -201,8 +182,8 @@ function newCertificate(hostname: string): Ssl {
 }
 
 /**
- * Ordering a certificate for a hostname without one needs `method` and `type`, as creating a hostname
- * with SSL does; 1434 (the CA change's code) and the message are the emulator's choice.
+ * Ordering a certificate for a hostname without one needs `method` and `type`, as creating a hostname with SSL
+ * does; 1434 (the CA change's code) and the message are the emulator's choice.
  */
 function checkOrder(ssl: Ssl): void {
   const missing = ["method", "type"].filter((k) => ssl[k] === undefined);

@@ -1,10 +1,9 @@
-// The seed's custom hostnames: a few customers per zone (one with an uploaded certificate on
-// example.com), ids UUIDs derived from the name, created 30 to 58 days before the seed's instant.
+// The seed's custom hostnames.
+// Spec: docs/emulator.md, The seed.
 import { uuidFrom } from "../../ids.js";
 import type { ZoneState } from "../../types.js";
 import { seedSsl } from "./ssl.js";
 
-/** How many hostnames each seed zone has (docs/emulator.md, "The seed"); other zones have none. */
 const HOSTNAMES_PER_ZONE: Record<string, number> = {
   "example.com": 5,
   "example.net": 4,
@@ -13,10 +12,7 @@ const HOSTNAMES_PER_ZONE: Record<string, number> = {
 };
 
 /**
- * Customer hostnames per zone: sub-domain, customer, DCV method, CA and whether the certificate is
- * uploaded. A CA of "" was created with the service default and reads back the CA the service picked
- * (ssl.ts). The uploaded certificate (example.com only) has no CA to change; its
- * `digicert` is what the recorded uploaded certificate (cft_custom_hostnames_v4) shows.
+ * Customer hostnames per zone: sub-domain, customer, DCV method, CA and whether the certificate is uploaded.
  */
 const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; ca: string; uploaded?: boolean }> = [
   { sub: "shop", customer: "acme", method: "http", ca: "lets_encrypt" },
@@ -26,7 +22,6 @@ const CUSTOMERS: Array<{ sub: string; customer: string; method: "http" | "txt"; 
   { sub: "secure", customer: "hooli", method: "http", ca: "digicert", uploaded: true },
 ];
 
-/** The seed zone's hostnames, as they are at `now` (ms since the epoch). */
 export function seedHostnames(zone: ZoneState, now: number): void {
   zone.custom_hostnames = CUSTOMERS.slice(0, HOSTNAMES_PER_ZONE[zone.name] ?? 0).map((c, i) =>
     seedHostname(zone.name, c, i, now),
@@ -44,7 +39,7 @@ function seedHostname(
   // Created 30 to 58 days ago: their certificates (a year long) are current.
   const created = new Date(now - (30 + index * 7) * 86_400_000).toISOString();
   return {
-    // UUIDs as the real ids (cft_custom_hostnames_v5), derived from the name to stay deterministic.
+    // UUIDs as the real ids, derived from the name to stay deterministic.
     id: uuidFrom(`custom-hostname:${hostname}`),
     hostname,
     ssl: seedSsl(hostname, c.method, c.ca, c.uploaded === true, created),

@@ -1,21 +1,11 @@
-// The `ssl` object of a custom hostname as the real API reads it back (recorded/cft_custom_hostnames_v4
-// and _v5): method, type, status, the CA, bundle_method, wildcard, settings, the DCV records
-// (txt_name/txt_value, http_url/http_body for http, dcv_delegation_records, validation_records) and,
-// on uploaded certificates, custom_certificate and custom_csr_id. Every value is derived from the
-// hostname, so the seed is the same on every start.
+// A custom hostname's `ssl` object as the real API reads it back (recorded/cft_custom_hostnames_v4, _v5).
 import { md5Hex, uuidFrom } from "../../ids.js";
 
 type Ssl = Record<string, unknown>;
 
-/**
- * The CA the service picks for a hostname created (or PATCHed) with the default CA (`""` or none).
- * A default-CA hostname reads back a concrete CA, e.g. `google` (cft_custom_hostnames_v5: created
- * without a CA, read back `google`); which CA the real service picks can vary: always `google` here is
- * the emulator's choice.
- */
+/** The CA the service picks for a hostname created (or PATCHed) with the default CA (`""` or none). */
 export const DEFAULT_CERTIFICATE_AUTHORITY = "google";
 
-/** The certificate text of the seed's uploaded certificates (a placeholder, not a real certificate). */
 const PLACEHOLDER_CERTIFICATE =
   "-----BEGIN CERTIFICATE-----\nPLACEHOLDER+UPLOADED+CERTIFICATE+OF+THE+ZONEFORM+EMULATOR\n-----END CERTIFICATE-----\n";
 
@@ -25,15 +15,16 @@ export function isUploadedCertificate(ssl: Ssl): boolean {
 }
 
 /**
- * A stored `certificate_authority: null` stands for an answer without the field (a hostname issued by
- * a CA the answer does not state, real-answers.md): the field is left out of every answer.
+ * A stored `certificate_authority: null` stands for an answer without the field: the field is left out of every
+ * answer.
  */
 export function caNotStated(ssl: Ssl): boolean {
   return ssl.certificate_authority === null;
 }
 
 /**
- * The CA a hostname's certificate has: the stored one, the service's default for "" or none; undefined when not stated.
+ * The CA a hostname's certificate has: the stored one, the service's default for "" or none; undefined when not
+ * stated.
  */
 export function effectiveCertificateAuthority(ssl: Ssl): string | undefined {
   if (caNotStated(ssl)) return undefined;

@@ -1,4 +1,4 @@
-// The custom hostnames (SSL for SaaS) of an emulated zone, each stored as its answers show it.
+// The custom hostnames of an emulated zone, each stored as its answers show it.
 
 export interface CustomHostnamesZoneState {
   /** UUID ids; the full `ssl` object of the real API. */

@@ -1,5 +1,5 @@
-// The Logpush area's admin endpoint: `GET /__emulator/ownership/{zone_id or account_id}?destination=URL`
-// reads back the ownership token Logpush "wrote" into a destination, as a script would read it from the bucket.
+// Logpush admin endpoint: reads back the ownership token written to a destination.
+// Spec: docs/emulator.md, Admin API.
 import type { AdminHandler } from "../../area.js";
 import { AdminError } from "../../admin-input.js";
 import { ownershipToken } from "./ownership.js";

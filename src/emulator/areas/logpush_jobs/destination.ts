@@ -1,7 +1,5 @@
-// Logpush destinations in the emulator: which schemes exist, which need an ownership challenge, and a
-// deterministic way to simulate a broken one. A destination is unreachable when its bucket, container
-// or host starts with `invalid-` (e.g. `s3://invalid-bucket/logs`, `https://invalid-host.example/x`);
-// an unknown scheme or a malformed URL is invalid.
+// Logpush destinations: schemes, ownership challenges, simulated broken ones.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { ownershipToken } from "./ownership.js";
 import { ApiFault } from "../../types.js";
 
@@ -22,7 +20,6 @@ export interface Destination {
   path: string;
 }
 
-/** Parses a destination_conf; returns a reason string when it is not valid. */
 export function parseDestination(conf: unknown): Destination | string {
   if (typeof conf !== "string" || conf === "") return "destination_conf is required";
   if (conf.length > MAX_DESTINATION_LENGTH)
@@ -48,7 +45,6 @@ export function needsOwnership(dest: Destination): boolean {
   return (OWNERSHIP_SCHEMES as readonly string[]).includes(dest.scheme);
 }
 
-/** Parses and checks reachability; throws 400 otherwise. */
 export function requireDestination(conf: unknown): Destination {
   const dest = parseDestination(conf);
   if (typeof dest === "string") throw destinationFault(dest);

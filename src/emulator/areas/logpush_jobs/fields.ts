@@ -1,6 +1,4 @@
-// Zone-scoped Logpush datasets and their field names (a realistic subset of the developer docs'
-// "Log fields" pages). Used by GET logpush/datasets/{dataset}/fields and to reject unknown
-// `output_options.field_names` and filter keys, the typos users otherwise find a day later.
+// Zone-scoped Logpush datasets and their field names (a subset of the developer docs' "Log fields").
 
 const HTTP_REQUESTS = `BotScore BotScoreSrc BotTags CacheCacheStatus CacheReserveUsed CacheResponseBytes CacheResponseStatus
 CacheTieredFill ClientASN ClientCity ClientCountry ClientDeviceType ClientIP ClientIPClass ClientLatitude ClientLongitude
@@ -59,7 +57,7 @@ const DESCRIPTIONS: Record<string, string> = {
 };
 
 // Account-scoped datasets (accounts/{id}/logpush/…): Zero Trust, audit, Workers and network logs, and
-// firewall_events at account level since 2026-06-30 (real-answers.md); a realistic subset of their fields.
+// firewall_events at account level since 2026-06-30; a realistic subset of their fields.
 const AUDIT_LOGS =
   "ActionResult ActionType ActorEmail ActorID ActorIP ActorType ID Interface Metadata NewValue OldValue " +
   "OwnerID ResourceID ResourceType When";
@@ -102,12 +100,10 @@ const ACCOUNT_DATASETS: Record<string, string> = {
 const LOGPUSH_DATASETS = Object.keys(DATASETS);
 const ACCOUNT_LOGPUSH_DATASETS = Object.keys(ACCOUNT_DATASETS);
 
-/** The datasets of a zone's jobs, or with `account` of an account's. */
 export function datasetsOf(scope: "zone" | "account"): string[] {
   return scope === "account" ? ACCOUNT_LOGPUSH_DATASETS : LOGPUSH_DATASETS;
 }
 
-/** Field names of a dataset (of a zone, or with `account` of an account), undefined for an unknown dataset. */
 export function listDatasetFields(dataset: string, scope: "zone" | "account" = "zone"): string[] | undefined {
   const table = scope === "account" ? ACCOUNT_DATASETS : DATASETS;
   const raw = Object.hasOwn(table, dataset) ? table[dataset] : undefined;

@@ -1,8 +1,8 @@
-// Logpush job filters: a JSON string `{"where": {...}}` whose criteria are `{key, operator, value}`
-// leaves under nested `and`/`or` groups. Limits (spec "Limits": about 30 operators and 1000 bytes):
-// every comparison and every `and`/`or` counts as one operator.
+// Logpush job filters.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault } from "../../types.js";
+import { isObject } from "../../validate.js";
 
 const FILTER_OPERATORS = [
   "eq",
@@ -24,10 +24,8 @@ const MAX_FILTER_OPERATORS = 30;
 const MAX_FILTER_BYTES = 1000;
 
 /**
- * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients
- * must compare parsed filters), or null for no filter (`""` or none). `"filter": null` is refused: the
- * OpenAPI type is a non-nullable string and neither the docs nor the Terraform provider send it; a
- * filter is removed with `""` (spec/real-answers.md).
+ * Validates a filter and returns it as stored: compact JSON (the API re-serialises it, so clients must compare
+ * parsed filters), or null for no filter (`""` or none).
  */
 export function normalizeFilter(raw: unknown, fields: readonly string[] | undefined): string | null {
   if (raw === null) throw filterFault('filter must be a string; null is not accepted (send "" to remove a filter)');
@@ -77,10 +75,6 @@ function countOperators(node: unknown, at: string, fields: readonly string[] | u
 
 function isScalar(v: unknown): boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function filterFault(message: string): ApiFault {

@@ -1,7 +1,8 @@
-// Logpush: a zone's jobs, the ownership challenge, destination checks and dataset fields, and the
-// read side of an account's jobs. Job ids are integers counted account-wide (state.next_job_id).
+// Logpush for zones and accounts.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import type { EmulatorArea } from "../../area.js";
-import { isObject, objectOf, RecordedAnswerError, upsert } from "../../recorded-items.js";
+import { isObject } from "../../validate.js";
+import { objectOf, RecordedAnswerError, upsert } from "../../recorded-items.js";
 import type { EmulatorState } from "../../types.js";
 import { admin } from "./admin.js";
 import { routes } from "./routes.js";

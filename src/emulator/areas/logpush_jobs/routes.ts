@@ -1,10 +1,5 @@
-// Logpush API for zones and accounts alike (`zones/{id}/logpush/…`, `accounts/{id}/logpush/…`, the same
-// job shape): jobs (integer ids from state.next_job_id, no pagination), the ownership challenge flow,
-// destination checks and dataset fields, each account dataset's from its own list.
-// Validation lives in validate.ts, destination.ts and filter.ts. A job holds exactly what was set:
-// output_options as sent (no defaults), `name: null` when created without a name, and no `filter` key
-// without a filter (as the recorded jobs without one show; the emulator used to answer `filter: null`),
-// and `filter_attack_traffic` only once it was sent. A PUT changes only the fields it carries.
+// Logpush routes for zones and accounts alike.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import {
   checkReachable,
   destinationFault,
@@ -17,14 +12,8 @@ import {
 } from "./destination.js";
 import { datasetsOf, describeDatasetFields, listDatasetFields } from "./fields.js";
 import { normalizeFilter } from "./filter.js";
-import {
-  checkAttackTraffic,
-  checkJobScalars,
-  fault,
-  isObject,
-  normalizeOutputOptions,
-  throwIfAny,
-} from "./validate.js";
+import { checkAttackTraffic, checkJobScalars, fault, normalizeOutputOptions, throwIfAny } from "./validate.js";
+import { isObject } from "../../validate.js";
 import { ownershipToken } from "./ownership.js";
 import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
 import type { LogpushJob } from "./state.js";
@@ -48,9 +37,8 @@ const CREATE_FIELDS = [
   "filter_attack_traffic",
 ];
 
-// The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the
-// cloudflare-go fixture cfgo_logpush_list has one; the recording is followed.
-/** The routes of one scope: `zones/:zone_id` or `accounts/:account_id`. */
+// The jobs list answers no `result_info`: cft_logpush_zone_filter (a real answer) has none, the cloudflare-go
+// fixture cfgo_logpush_list has one; the recording is followed.
 function scopeRoutes(base: string): Route[] {
   return [
     { method: "GET", pattern: `${base}/logpush/jobs`, handler: (req) => ({ result: jobsOf(req) }) },
@@ -97,9 +85,8 @@ function createJob(req: RouteRequest): RouteResponse {
   const conf = body.destination_conf as string;
   const dest = requireDestination(conf);
   requireOwnership(zone.id, conf, dest, body.ownership_challenge);
-  // A job configured by `logpull_options` alone has no output_options (cft_logpush_zone_filter); one
-  // with neither answers `output_options: null` (the emulator's choice: no answer of such a job is
-  // recorded).
+  // A job configured by `logpull_options` alone has no output_options; one with neither answers
+  // `output_options: null` (the emulator's choice: no answer of such a job is recorded).
   const legacy = typeof scalars.logpull_options === "string";
   const job: Job = {
     id: req.state.next_job_id++,
@@ -124,8 +111,7 @@ function createJob(req: RouteRequest): RouteResponse {
 
 /**
  * PUT changes only the fields it carries: `{enabled: true}` alone keeps everything else, output_options
- * included (cloudflare-docs example-logpush-curl). A carried output_options replaces the stored one as
- * sent (whether the real API merges option by option is not recorded); `"filter": ""` removes the filter.
+ * included.
  */
 function updateJob(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
@@ -157,7 +143,6 @@ function updateJob(req: RouteRequest): RouteResponse {
   return { result: job };
 }
 
-/** 200 with `result: {}` (cloudflare-docs example-logpush-curl, "Delete a job"). */
 function deleteJob(req: RouteRequest): RouteResponse {
   const zone = holderOf(req);
   const job = requireJob(req, zone.logpush_jobs);
@@ -247,22 +232,16 @@ function requireJob(req: RouteRequest, jobs: readonly Job[]): Job {
   return job;
 }
 
-/** Whether the route addresses an account's jobs or a zone's. */
 function scopeOf(req: RouteRequest): "zone" | "account" {
   return req.zone ? "zone" : "account";
 }
 
-/** The jobs of the zone or account the route addresses (none for an account without stored objects). */
 function jobsOf(req: RouteRequest): Job[] {
   return req.zone
     ? req.zone.logpush_jobs
     : ((req.state.accounts ?? []).find((a) => a.id === req.params.account_id)?.logpush_jobs ?? []);
 }
 
-/**
- * The zone or account the route addresses (the server checked it exists), with its jobs. An account
- * with no stored objects yet gets its entry when `create` (a job is written into it).
- */
 function holderOf(req: RouteRequest, create = false): { id: string; logpush_jobs: Job[] } {
   if (req.zone) return req.zone;
   const id = req.params.account_id;

@@ -1,9 +1,8 @@
-// Validation of Logpush job bodies: scalar fields with their documented bounds, and `output_options`,
-// which is stored as sent: only the options that were set, no defaults filled in on create or read
-// (cloudflare-docs example-logpush-curl: a job created with field_names + timestamp_format reads back
-// exactly those two).
+// Validation of Logpush job bodies.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { LOGPUSH_CODE } from "./destination.js";
 import { ApiFault, type ApiErrorBody } from "../../types.js";
+import { isObject } from "../../validate.js";
 
 const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 const CVE_KEY = "CVE-2021-44228";
@@ -30,8 +29,8 @@ const UPLOAD_BOUNDS: Record<string, [number, number]> = {
 const NAME_PATTERN = /^[a-zA-Z0-9\-.]*$/;
 
 /**
- * Returns output_options as they will be stored (the options set, none added), or null; collects
- * problems into `errors`. An option sent as null is left out (not set): the emulator's reading.
+ * Returns output_options as they will be stored (the options set, none added), or null; collects problems into
+ * `errors`.
  */
 export function normalizeOutputOptions(
   raw: unknown,
@@ -90,7 +89,6 @@ export function normalizeOutputOptions(
   return out;
 }
 
-/** Checks the scalar job fields present in `body`; returns them as they will be stored. */
 export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorBody[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if ("name" in body) {
@@ -131,12 +129,7 @@ export function checkJobScalars(body: Record<string, unknown>, errors: ApiErrorB
   return out;
 }
 
-/**
- * The datasets `filter_attack_traffic` applies to (cloudflare 7.3.0 resources/logpush/jobs.d.ts: "supported
- * for the http_requests, firewall_events, and network_analytics_logs datasets"). `true` on another
- * dataset is refused (the emulator's choice: no answer of the real API to it is recorded); `false`
- * changes nothing and is accepted.
- */
+/** The datasets `filter_attack_traffic` applies to. */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 export function checkAttackTraffic(value: unknown, dataset: string, errors: ApiErrorBody[]): void {
@@ -156,8 +149,4 @@ export function fault(pointer: string, message: string): ApiErrorBody {
 
 export function throwIfAny(errors: ApiErrorBody[]): void {
   if (errors.length > 0) throw new ApiFault(400, errors);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

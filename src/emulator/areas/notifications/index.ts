@@ -1,8 +1,9 @@
-// Notifications: an account's notification policies (alerting v3), read and written through the API;
-// a state document or a recorded answer of the list places them in `accounts[].alerting_policies`.
+// Notifications: an account's alerting v3 policies.
+// Spec: docs/emulator.md, What it emulates.
 import type { EmulatorArea } from "../../area.js";
 import { UUID } from "../../ids.js";
-import { isObject, RecordedAnswerError } from "../../recorded-items.js";
+import { RecordedAnswerError } from "../../recorded-items.js";
+import { isObject } from "../../validate.js";
 import { routes } from "./routes.js";
 import type { AlertingPolicy } from "./state.js";
 

@@ -1,15 +1,9 @@
-// Notifications (alerting v3) policies of an account: list, get, create, update (PUT, the policy whole),
-// delete. Shapes as Cloudflare's TypeScript SDK types them (resources/alerting/policies.d.ts): a policy is
-// `{id, name, alert_type, enabled, description?, alert_interval?, mechanisms, filters, created, modified}`;
-// a create or an update answers `{id}` only; the list is one page (SinglePage), no `result_info`.
-// Validation (one 400 naming every problem, code 1004, `source.pointer`; the code is the emulator's
-// choice): name, alert_type (one of ALERT_TYPES), enabled and mechanisms are required on a create, as the
-// SDK's create parameters require them; a PUT requires alert_type; mechanisms are lists of `{id}` (email
-// ids e-mail addresses); filters are lists of strings, and `filters.zones` names zones of the account.
+// Notification policy routes: list, get, create, update (PUT), delete.
+// Spec: docs/emulator.md, What it emulates.
 import { notFoundFault } from "../../envelope.js";
 import { randomId } from "../../ids.js";
 import { ApiFault, type ApiErrorBody, type Route, type RouteRequest, type RouteResponse } from "../../types.js";
-import { INVALID_BODY_CODE, requireObject } from "../../validate.js";
+import { INVALID_BODY_CODE, isObject, requireObject } from "../../validate.js";
 import { ALERT_TYPES } from "./alert-types.js";
 import type { AlertingPolicy } from "./state.js";
 
@@ -32,8 +26,8 @@ function holderOf(req: RouteRequest, create = false): { id: string; alerting_pol
     found.alerting_policies ??= [];
     return found as typeof found & { alerting_policies: AlertingPolicy[] };
   }
-  // The new entry holds every list an account has (as seed.ts createEmptyAccount makes it, which an area
-  // cannot import: seed.ts imports the areas), so that the Logpush area finds its own.
+  // The new entry holds every list an account has (as seed.ts createEmptyAccount makes it, which an area cannot
+  // import: seed.ts imports the areas), so that the Logpush area finds its own.
   const empty = { id, alerting_policies: [] as AlertingPolicy[], logpush_jobs: [] };
   if (create) (req.state.accounts ??= []).push(empty);
   return empty;
@@ -45,7 +39,6 @@ function zonesOfAccount(req: RouteRequest): Set<string> {
   return new Set(req.state.zones.filter((z) => (z.account_id ?? req.state.account_id) === account).map((z) => z.id));
 }
 
-/** A body's problems, every one; `create` requires what a create requires. */
 function check(req: RouteRequest, body: Record<string, unknown>, create: boolean): ApiErrorBody[] {
   const errors: ApiErrorBody[] = [];
   for (const k of Object.keys(body)) {
@@ -65,10 +58,6 @@ function check(req: RouteRequest, body: Record<string, unknown>, create: boolean
   if (body.mechanisms !== undefined) errors.push(...checkMechanisms(body.mechanisms));
   if (body.filters !== undefined) errors.push(...checkFilters(req, body.filters));
   return errors;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function checkMechanisms(mechanisms: unknown): ApiErrorBody[] {
@@ -111,7 +100,6 @@ function checkFilters(req: RouteRequest, filters: unknown): ApiErrorBody[] {
   return errors;
 }
 
-/** A lower-case UUID from a fresh random id (random, or the seeded sequence: ids.ts). */
 function newPolicyId(): string {
   const h = randomId();
   const variant = "89ab"[parseInt(h[16]!, 16) & 3];
@@ -146,8 +134,6 @@ function create(req: RouteRequest): RouteResponse {
 /**
  * A PUT replaces the policy's fields with the body's: a field it leaves out is reset (description,
  * alert_interval removed, filters `{}`; name, enabled and mechanisms kept, as no answer shows them unset).
- * Whether the real PUT merges or replaces is not recorded: the emulator's choice, so that a client
- * that leaves a field out is caught.
  */
 function update(req: RouteRequest): RouteResponse {
   const policy = policyOf(req);

@@ -1,6 +1,5 @@
-// The Notifications part of an emulated account: its notification policies (`accounts/{id}/alerting/v3/policies`).
+// An emulated account's notification policies.
 
-/** A notification policy as stored: exactly the fields its answers show, with its UUID id. */
 export type AlertingPolicy = Record<string, unknown> & { id: string };
 
 /** An account's notification policies (absent on an entry another area made: none). */

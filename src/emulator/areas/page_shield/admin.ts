@@ -1,5 +1,5 @@
-// The Page Shield area's admin endpoints: `POST /__emulator/inventory` replaces a zone's inventory
-// with a generated one, `POST /__emulator/scripts` makes one script appear, change or go unseen.
+// Page Shield admin endpoints: /__emulator/inventory and /__emulator/scripts.
+// Spec: docs/emulator.md, Admin API.
 import type { AdminContext, AdminHandler } from "../../area.js";
 import { AdminError, inventoryCount, ratio, readAdminBody, type FieldRule } from "../../admin-input.js";
 import { parseInstant, readInstant } from "../../../instant.js";
@@ -26,8 +26,8 @@ function replaceInventory(rt: AdminContext, body: unknown): unknown {
   if (!zone) throw new AdminError(404, `no zone ${String(b.zone_id)}`);
   const inv = generateInventory({
     paymentPages: b.payment_pages === true,
-    // Every item is dated back from `now`, by default the emulator's clock, so that an audit's
-    // --stale-days window sees them as current.
+    // Every item is dated back from `now`, by default the emulator's clock, so that an audit's --stale-days
+    // window sees them as current.
     now: b.now === undefined ? rt.clock() : parseInstant(b.now as string)!,
     zoneId: zone.id,
     zoneName: zone.name,
@@ -59,10 +59,9 @@ function isoSeconds(ms: number): string {
 
 /**
  * What happens to one script of a zone's Page Shield inventory, for tests of `audit` against a script
- * inventory: `seen` (the script appears on `page`, or is seen again: last_seen_at = `at`), `changed` (a
- * new version with another hash, fetched at `at`, later than the previous one) or `unseen` (last seen
- * `days_ago` days before `at`, default 120, and inactive). `at` defaults to the emulator's clock.
- * Hashes of new scripts and versions are derived from the zone, URL and version number.
+ * inventory: `seen` (the script appears on `page`, or is seen again: last_seen_at = `at`), `changed` (a new
+ * version with another hash, fetched at `at`, later than the previous one) or `unseen` (last seen `days_ago`
+ * days before `at`, default 120, and inactive).
  */
 function scriptEvent(rt: AdminContext, body: unknown): unknown {
   const b = readAdminBody(body, {

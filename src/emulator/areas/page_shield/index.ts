@@ -1,4 +1,5 @@
-// Page Shield: settings, CSP policies and the detected scripts, connections and cookies.
+// Page Shield.
+// Spec: docs/emulator.md, What it emulates.
 import type { EmulatorArea } from "../../area.js";
 import { HEX_ID } from "../../ids.js";
 import { arrayOf, objectOf, upsert } from "../../recorded-items.js";

@@ -1,9 +1,4 @@
-// Deterministic Page Shield inventory: the scripts, connections and cookies a zone's pages load. The
-// same input (the instant `now` included) always gives the same output (ids, scores, and timestamps
-// counted back from `now`), so tests and demos can name items;
-// it is fast enough to produce 50 000 scripts for paging and performance tests. Scripts always carry
-// malicious_url_categories and the 2026 threat scores, connections malicious_domain_categories, cookies
-// max_age_attribute (null when unset).
+// Deterministic Page Shield inventory: the scripts, connections and cookies a zone's pages load.
 import { createRng, hexFrom, seedFrom } from "../../ids.js";
 
 type Item = Record<string, unknown> & { id: string };
@@ -15,21 +10,20 @@ export interface InventoryOptions {
   connections: number;
   cookies: number;
   /**
-   * Share (0–1) of scripts malicious by Cloudflare's verdict (a js_integrity_score drawn from 1–49, so
-   * below 10 for some only, and one of magecart, malware or cryptomining score below 10), and of
-   * connections reported malicious.
+   * Share (0–1) of scripts malicious by Cloudflare's verdict (a js_integrity_score drawn from 1–49, so below 10
+   * for some only, and one of magecart, malware or cryptomining score below 10), and of connections reported
+   * malicious.
    */
   maliciousRatio: number;
   seed?: number;
   /**
-   * Adds the scripts of payment-like pages (`<zone>/checkout`, `/checkout/payment`, `/pay/card`), with
-   * several versions each (hash changes, later fetched_at). Drawn from their own stream: the other
-   * items stay as they were.
+   * Adds the scripts of payment-like pages (`<zone>/checkout`, `/checkout/payment`, `/pay/card`), with several
+   * versions each (hash changes, later fetched_at).
    */
   paymentPages?: boolean;
   /**
-   * The instant (ms since the epoch) every timestamp is counted back from: items were first seen up to
-   * 180 days before it and last seen between then and `now` (the emulator passes its clock).
+   * The instant (ms since the epoch) every timestamp is counted back from: items were first seen up to 180 days
+   * before it and last seen between then and `now` (the emulator passes its clock).
    */
   now: number;
 }
@@ -167,8 +161,8 @@ const PAYMENT_SCRIPTS: ReadonlyArray<{
 ];
 
 /**
- * The payment-page scripts: each seen in the last day on its pages, first seen 20–200 days earlier,
- * with 1–3 versions fetched in order (the last one's hash is the script's `hash`).
+ * The payment-page scripts: each seen in the last day on its pages, first seen 20–200 days earlier, with 1–3
+ * versions fetched in order (the last one's hash is the script's `hash`).
  */
 function generatePaymentScripts(zoneName: string, nowMs: number, rng: () => number): Item[] {
   const now = Math.floor(nowMs / 1000) * 1000;
@@ -265,8 +259,8 @@ function generateCookies(opts: InventoryOptions, now: number, rng: () => number)
       first_page_url: pages[0],
       page_urls: pages,
     };
-    // Unset max_age reads back null (Page Shield API reference), though the 2024 schema types it as a
-    // plain integer.
+    // Unset max_age reads back null (Page Shield API reference), though the 2024 schema types it as a plain
+    // integer.
     cookie.max_age_attribute = rng() < 0.6 ? 3600 * (1 + Math.floor(rng() * 720)) : null;
     out[i] = cookie;
   }
@@ -274,11 +268,8 @@ function generateCookies(opts: InventoryOptions, now: number, rng: () => number)
 }
 
 /**
- * The 2026 scores of a script (`malware_score`, `cryptomining_score`, `magecart_score`, 1–99, lower is
- * worse like js_integrity_score). A malicious script gets one of them below 10 (Cloudflare's verdict;
- * zoneform's default threshold for these): the one of its reported category (Magecart, Cryptomining),
- * malware otherwise; a script reported in a category also scores low there. The others draw 50–99.
- * Drawn from the script's id, not the list's generator, so adding them left every other value as it was.
+ * The 2026 scores of a script (`malware_score`, `cryptomining_score`, `magecart_score`, 1–99, lower is worse
+ * like js_integrity_score).
  */
 export function addThreatScores(script: Item, malicious: boolean): void {
   const rng = createRng(seedFrom(`${script.id}|threat`));
@@ -339,8 +330,7 @@ function pageUrls(host: string, rng: () => number): string[] {
 }
 
 function seenTimes(now: number, rng: () => number): { added_at: string; first_seen_at: string; last_seen_at: string } {
-  // Whole seconds, as the real API shows first/last_seen_at; added_at a moment later. Deriving
-  // added_at from the string saves a Date per item, which matters at 50 000 items.
+  // Whole seconds, as the real API shows first/last_seen_at; added_at a moment later.
   const first = now - Math.floor(rng() * 180 * DAY_SECONDS) * 1000;
   const last = first + Math.floor((rng() * (now - first)) / 1000) * 1000;
   const firstIso = new Date(first).toISOString();

@@ -1,6 +1,5 @@
-// Query parsing and filtering for the Page Shield inventory lists (scripts, connections, cookies),
-// following the official parameter descriptions: comma lists, `*` wildcards at the start or end of
-// hosts / page URLs, `status` defaulting to active, `exclude_cdn_cgi` defaulting to true.
+// Query parsing and filtering of the Page Shield inventory lists.
+// Spec: docs/emulator.md, What it emulates.
 import { badQuery, readBoolean, readEnum } from "../../query.js";
 
 export type Item = Record<string, unknown> & { id: string };
@@ -42,7 +41,6 @@ function pageUrlsOf(item: Item): string[] {
   return typeof item.first_page_url === "string" ? [item.first_page_url, ...urls] : urls;
 }
 
-/** Filters shared by scripts and connections. */
 export function resourceFilters(query: URLSearchParams): Predicate[] {
   const filters: Predicate[] = [];
   const statuses = commaList(query, "status") ?? ["active"];
@@ -91,7 +89,6 @@ export function cookieFilters(query: URLSearchParams): Predicate[] {
   return filters;
 }
 
-/** Sorts by order_by / direction when asked, and puts malicious items first when asked. */
 export function orderItems(items: Item[], query: URLSearchParams, isMalicious?: (item: Item) => boolean): Item[] {
   const orderBy = readEnum(query, "order_by", ["first_seen_at", "last_seen_at"]);
   const direction = readEnum(query, "direction", ["asc", "desc"]);
@@ -108,9 +105,9 @@ export function orderItems(items: Item[], query: URLSearchParams, isMalicious?: 
 }
 
 /**
- * Cloudflare's verdict as the emulator plays it: js_integrity_score below 10 ("currently set to 10"),
- * a magecart, malware or cryptomining score below 10 (no documented number; zoneform's default), or a
- * domain or URL report. dataflow_score and obfuscation_score (deprecated) play no part.
+ * Cloudflare's verdict as the emulator plays it: js_integrity_score below 10 ("currently set to 10"), a
+ * magecart, malware or cryptomining score below 10 (no documented number; zoneform's default), or a domain or
+ * URL report. dataflow_score and obfuscation_score (deprecated) play no part.
  */
 const EMULATED_SCORE_THRESHOLD = 10;
 const VERDICT_SCORES = ["js_integrity_score", "magecart_score", "malware_score", "cryptomining_score"];

@@ -1,5 +1,5 @@
-// Page Shield: settings, the detected scripts / connections / cookies, and CSP policies
-// (spec/page-shield-api.md + cloudflare-api-notes.md; answers shaped as the official OpenAPI says).
+// Page Shield routes: settings, inventory lists, CSP policies.
+// Spec: docs/emulator.md, What it emulates.
 import { notFoundFault } from "../../envelope.js";
 import { randomId } from "../../ids.js";
 import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
@@ -39,8 +39,8 @@ function updateSettings(req: RouteRequest): RouteResponse {
   const body = requireFields(req.body, SETTINGS_FIELDS);
   const zone = zoneOf(req);
   Object.assign(zone.page_shield, body, { updated_at: req.now() });
-  // The PUT answer is `{enabled, updated_at}` only (Page Shield API reference), although the 2024
-  // schema requires all four settings; GET answers all four.
+  // The PUT answer is `{enabled, updated_at}` only (Page Shield API reference), although the 2024 schema
+  // requires all four settings; GET answers all four.
   return { result: { enabled: zone.page_shield.enabled, updated_at: zone.page_shield.updated_at } };
 }
 
@@ -54,7 +54,6 @@ function settingsView(zone: ZoneState): Record<string, unknown> {
   };
 }
 
-/** The list handler of one inventory kind; `listView` strips what only a single fetch returns. */
 function listInventory(kind: "scripts" | "connections" | "cookies", listView: (item: Item) => Item) {
   return (req: RouteRequest): RouteResponse => {
     rejectExport(req.query);
@@ -97,8 +96,8 @@ function findPolicy(req: RouteRequest): Item {
 }
 
 /**
- * A policy as stored: the six fields the API writes, and any other a state file gives it (a field of the API to come),
- * shown as it is.
+ * A policy as stored: the six fields the API writes, and any other a state file gives it (a field of the API to
+ * come), shown as it is.
  */
 function policyView(p: Item): Item {
   return {
@@ -112,11 +111,7 @@ function policyView(p: Item): Item {
   };
 }
 
-/**
- * The policies list answers no `result_info` (cft_page_shield_policies), although the 2024 schema
- * requires one. Without paging parameters every policy comes back; with `page`/`per_page` the emulator
- * still cuts that page (its choice: a page past the end is empty, so a page-style reader stops).
- */
+/** The policies list answers no `result_info`, although the 2024 schema requires one. */
 function listPolicies(req: RouteRequest): RouteResponse {
   const policies = zoneOf(req).policies.map(policyView);
   if (!req.query.has("page") && !req.query.has("per_page")) return { result: policies };
@@ -124,9 +119,8 @@ function listPolicies(req: RouteRequest): RouteResponse {
 }
 
 /**
- * `enabled` as a boolean or the text "true"/"false": Cloudflare's own create example sends
- * `"enabled": "true"` and gets 200 (page-shield-api.mdx). Stored as a boolean. Accepting the text on
- * PUT as well is the emulator's choice (no example shows it); any other text is refused.
+ * `enabled` as a boolean or the text "true"/"false": Cloudflare's own create example sends `"enabled": "true"`
+ * and gets 200.
  */
 function readEnabledText(body: unknown): unknown {
   const b = body as Record<string, unknown> | null;
@@ -170,11 +164,8 @@ const POLICY_RESET: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * The API reference marks every field of the update optional, but no recorded answer shows whether a
- * PUT merges or replaces (real-answers.md, "Page Shield policy PUT"). The emulator takes the harsher
- * reading, which the real API may have: a PUT replaces the policy whole, each field it leaves out reset
- * to its empty value (description, expression and value "", enabled false, action log), so a client
- * sending only what changed loses the rest, visibly. Each field sent is checked as on create.
+ * The API reference marks every field of the update optional, but no recorded answer shows whether a PUT merges
+ * or replaces.
  */
 function updatePolicy(req: RouteRequest): RouteResponse {
   const policy = findPolicy(req);

@@ -1,9 +1,8 @@
-// The seed's Page Shield inventory: 20 scripts, 10 connections and 8 cookies per zone, generated
-// (inventory.ts) and then shaped to say exactly what docs/emulator.md promises.
+// The seed's Page Shield inventory.
+// Spec: docs/emulator.md, The seed.
 import type { ZoneState } from "../../types.js";
 import { addThreatScores, generateInventory } from "./inventory.js";
 
-/** The seed zone's inventory, dated back from `now` (ms since the epoch). */
 export function seedInventory(zone: ZoneState, now: number): void {
   const inventory = generateInventory({
     now,
@@ -22,10 +21,9 @@ export function seedInventory(zone: ZoneState, now: number): void {
 }
 
 /**
- * Makes the small seed inventory say exactly what the docs promise: 4 malicious scripts, each by one of
- * the scores of Cloudflare's verdict (malware_score 4 with a domain report, magecart_score 3 with a URL
- * report, cryptomining_score 2, js_integrity_score 6), one scored 30 that is not malicious (it was
- * under the older threshold of 50), 1 infrequent script, 1 malicious connection, insecure cookies.
+ * Makes the small seed inventory say what docs/emulator.md, "The seed", promises: one malicious script per verdict
+ * score, one scored 30 that is not malicious (under the older threshold of 50), one infrequent script, one
+ * malicious connection, insecure cookies.
  */
 function shapeSeedInventory(inv: ReturnType<typeof generateInventory>, zoneName: string): void {
   for (const item of [...inv.scripts, ...inv.connections]) item.status = "active";

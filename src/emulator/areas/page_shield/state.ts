@@ -1,7 +1,5 @@
-// The Page Shield part of an emulated zone: its settings, CSP policies and the inventory Cloudflare
-// detected (scripts, connections, cookies), each item stored as its answers show it.
+// The Page Shield part of an emulated zone.
 
-/** An inventory item or a policy: the fields its answers show, with its 32-hex id. */
 type PageShieldItem = Record<string, unknown> & { id: string };
 
 export interface PageShieldZoneState {

@@ -1,5 +1,5 @@
-// Rulesets: the account's managed rulesets (read-only), a zone's rulesets and phase entry points, and
-// single-rule writes. The WAF migration (areas/waf_migration/) builds on it.
+// Rulesets.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import type { EmulatorArea } from "../../area.js";
 import { HEX_ID } from "../../ids.js";
 import { arrayOf, objectOf, upsert, type RecordedItem } from "../../recorded-items.js";

@@ -1,7 +1,4 @@
-// The emulator's copy of the Cloudflare OWASP Core Ruleset: a scoring ruleset based on the CRS 3.x
-// line. Rules carry their CRS number in the description and a `paranoia-level-N` tag, so clients can
-// practise the real tuning (disable the tags above the chosen level, override the last rule's
-// threshold and action). Ids are derived from the CRS number so that the seed is stable across runs.
+// The emulator's copy of the Cloudflare OWASP Core Ruleset (CRS 3.x based).
 import { createHash } from "node:crypto";
 import type { Rule } from "./state.js";
 
@@ -170,7 +167,6 @@ export function buildOwaspRules(now: string): Rule[] {
   return [...scoring, threshold];
 }
 
-/** A stable 32-hex rule id for seed data (md5 of a namespaced key). */
 export function deriveRuleId(namespace: string, key: string): string {
   return createHash("md5").update(`${namespace}:${key}`).digest("hex");
 }

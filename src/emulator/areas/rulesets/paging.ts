@@ -1,16 +1,12 @@
-// Cursor pagination of ruleset lists (2026 API): `cursor` and `per_page` in, `result_info {cursor,
-// per_page, count}` out, an empty cursor on the last page; a bare request gets the whole list. The cursor is opaque to
-// clients; here it
-// encodes the offset of the next item.
+// Cursor pagination of ruleset lists.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { ApiFault } from "../../types.js";
 
 const RULESETS_PER_PAGE = { min: 1, max: 100, default: 50 } as const;
 
 /**
- * Without `cursor` or `per_page` the whole list comes back with no `result_info`, as the recorded zone
- * list answers (cft_zone_rulesets_list); with either, a cursor page as the 2026 SDK reads it. Which of
- * the two the real API does for a bare request today is not recorded: the split is the emulator's
- * choice, and a client stopping when `result_info.cursor` is absent or "" reads both correctly.
+ * Without `cursor` or `per_page` the whole list comes back with no `result_info`, as the recorded zone list
+ * answers; with either, a cursor page as the 2026 SDK reads it.
  */
 export function paginateByCursor<T>(
   items: readonly T[],

@@ -1,5 +1,7 @@
 // Request helpers shared by the rulesets routes and the WAF migration switch.
-import { invalid, isObject, problem, RULESET_CODE, type RuleContext } from "./validate.js";
+import type { RuleContext } from "./action-params.js";
+import { invalid, problem, RULESET_CODE } from "./problems.js";
+import { isObject } from "../../validate.js";
 import { ApiFault, type RouteRequest, type ZoneState } from "../../types.js";
 
 export function ruleContext(req: RouteRequest, phase: string): RuleContext {

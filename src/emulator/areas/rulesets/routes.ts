@@ -1,7 +1,5 @@
-// Rulesets API: account managed rulesets (read-only), zone rulesets and phase entry points, and
-// single-rule writes. Writes answer with the full ruleset, or `result: null` with `dry_run=true`.
-// A PUT of the managed phase's entry point carrying `waf_migration` is the WAF migration switch: the
-// waf-migration area's route for the same path wins then (areas/waf_migration/switch.ts).
+// Rulesets routes.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { paginateByCursor } from "./paging.js";
 import {
   createRuleset,
@@ -17,16 +15,8 @@ import {
   updateRule,
   zoneRulesetsListed,
 } from "./store.js";
-import {
-  checkRuleSet,
-  invalid,
-  problem,
-  RULESET_CODE,
-  RULESET_PHASES,
-  validateRule,
-  validateRules,
-  type RuleInput,
-} from "./validate.js";
+import { invalid, problem, RULESET_CODE } from "./problems.js";
+import { checkRuleSet, RULESET_PHASES, validateRule, validateRules, type RuleInput } from "./validate.js";
 import { MANAGED_PHASE } from "./seed.js";
 import { ApiFault, type Route, type RouteRequest, type RouteResponse, type ZoneState } from "../../types.js";
 import type { Ruleset } from "./state.js";
@@ -61,8 +51,8 @@ function getAccountRuleset(req: RouteRequest): RouteResponse {
 }
 
 function listZoneRulesets(req: RouteRequest): RouteResponse {
-  // Like the real API, a zone's list also shows the managed rulesets it may deploy (with `source`
-  // where the stored ruleset has one).
+  // Like the real API, a zone's list also shows the managed rulesets it may deploy (with `source` where the
+  // stored ruleset has one).
   const zone = requireZone(req);
   return paginateByCursor(zoneRulesetsListed(zone, req.state.account_rulesets).map(summarizeRuleset), req.query);
 }
@@ -72,8 +62,8 @@ function getZoneRuleset(req: RouteRequest): RouteResponse {
   const id = requireId(req.params.ruleset_id, "ruleset");
   const own = findZoneRuleset(zone, id);
   const account = req.state.account_rulesets.find((r) => r.id === id);
-  // A managed ruleset a recorded zone list brought in has no rules of its own: the account's copy,
-  // when there is one, answers with its rules. (The zone path for a managed ruleset is unconfirmed.)
+  // A managed ruleset a recorded zone list brought in has no rules of its own: the account's copy, when there
+  // is one, answers with its rules.
   const ruleset = own?.kind === "managed" ? (account ?? own) : (own ?? account);
   if (!ruleset) throw notFound(`could not find ruleset ${id}`);
   return { result: ruleset };
@@ -225,8 +215,8 @@ function writeRuleset(
 }
 
 /**
- * Runs `mutate` on a copy, so that a write failing half-way (or a dry run) leaves the ruleset as it
- * was; a successful write is then copied back into the stored object.
+ * Runs `mutate` on a copy, so that a write failing half-way (or a dry run) leaves the ruleset as it was; a
+ * successful write is then copied back into the stored object.
  */
 function applyWrite(
   _req: RouteRequest,

@@ -1,6 +1,5 @@
-// Account-level managed rulesets every emulated zone can deploy: the Cloudflare OWASP Core Ruleset
-// (owasp-rules.ts) and the Cloudflare Managed Ruleset. Ids are the real, well-known ones so that
-// configurations written against the emulator work unchanged against Cloudflare.
+// The account's managed rulesets: OWASP Core and Cloudflare Managed.
+// Spec: docs/emulator.md, The seed.
 import { buildOwaspRules, deriveRuleId, OWASP_RULESET_ID } from "./owasp-rules.js";
 import type { Rule, Ruleset } from "./state.js";
 
@@ -72,7 +71,6 @@ const CF_MANAGED_RULES: ReadonlyArray<[string | undefined, string, string, boole
   ],
 ];
 
-/** The account-level managed rulesets of a fresh emulator, stamped with `now`. */
 export function seedAccountRulesets(now: string): Ruleset[] {
   return [
     {

@@ -1,4 +1,4 @@
-// The rulesets of an emulated zone and the account's managed rulesets every zone may deploy.
+// The rulesets of an emulated zone and the account's managed rulesets.
 
 export interface Rule {
   id: string;
@@ -33,7 +33,6 @@ interface RulesetsZoneState {
 }
 
 interface RulesetsAccountState {
-  /** Account-level managed rulesets (OWASP Core, Cloudflare Managed). */
   account_rulesets: Ruleset[];
 }
 

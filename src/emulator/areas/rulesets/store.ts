@@ -1,10 +1,8 @@
-// In-memory operations on zone rulesets: lookup, creation, whole-list replacement and single-rule
-// writes. Every write bumps the ruleset's `version` and `last_updated`; a rule's own `version` rises
-// only when its content changes (a move is not an edit), and untouched rules are left as they were so
-// that single-rule writes never disturb rules another tool owns.
+// In-memory operations on zone rulesets.
 import equal from "fast-deep-equal";
 import { randomId } from "../../ids.js";
-import { invalid, problem, RULESET_CODE, type RuleInput } from "./validate.js";
+import { invalid, problem, RULESET_CODE } from "./problems.js";
+import type { RuleInput } from "./validate.js";
 import { ApiFault, type ZoneState } from "../../types.js";
 import type { Rule, Ruleset } from "./state.js";
 
@@ -19,8 +17,8 @@ export function findZoneRuleset(zone: ZoneState, id: string): Ruleset | undefine
 }
 
 /**
- * The rulesets a zone's list shows: the zone's own (with, after a recorded list was loaded, the
- * managed rulesets it listed, in its order), then the account's managed rulesets not already shown.
+ * The rulesets a zone's list shows: the zone's own (with, after a recorded list was loaded, the managed
+ * rulesets it listed, in its order), then the account's managed rulesets not already shown.
  */
 export function zoneRulesetsListed(zone: ZoneState, accountRulesets: readonly Ruleset[]): Ruleset[] {
   const own = new Set(zone.rulesets.map((r) => r.id));
@@ -61,10 +59,6 @@ export function createRuleset(
   return ruleset;
 }
 
-/**
- * Replaces the rule list. A rule naming an existing id keeps that id (and its version when nothing
- * changed); any other rule is new. Rules left out are removed.
- */
 export function replaceRules(ruleset: Ruleset, inputs: readonly RuleInput[], now: string): void {
   const errors = inputs.flatMap((r, i) =>
     r.id !== undefined && !ruleset.rules.some((x) => x.id === r.id)
@@ -124,7 +118,6 @@ export function deleteRule(ruleset: Ruleset, ruleId: string, now: string): void 
   touchRuleset(ruleset, now);
 }
 
-/** Reads and checks a `position` body field; undefined when absent. */
 export function readPosition(raw: unknown): RulePosition | undefined {
   if (raw === undefined) return undefined;
   const keys = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [];
@@ -165,15 +158,14 @@ function positionError(key: string, value: unknown, reason: string): ApiFault {
   return invalid([problem(`/position/${key}`, value, `position.${key}`, reason)]);
 }
 
-/** Records a change: version +1 and a new last_updated. */
 export function touchRuleset(ruleset: Ruleset, now: string): void {
   ruleset.version = String(Number(ruleset.version) + 1);
   ruleset.last_updated = now;
 }
 
 /**
- * An execute rule's action_parameters as stored: without a `version`, the deployment follows the
- * managed ruleset's latest version and reads back `version: "latest"` (cft_managed_entrypoint).
+ * An execute rule's action_parameters as stored: without a `version`, the deployment follows the managed
+ * ruleset's latest version and reads back `version: "latest"`.
  */
 function storedActionParameters(input: RuleInput): Record<string, unknown> | undefined {
   const ap = input.action_parameters;
@@ -182,11 +174,6 @@ function storedActionParameters(input: RuleInput): Record<string, unknown> | und
   return { id, version: "latest", ...rest };
 }
 
-/**
- * Builds the stored rule; `previous` is the rule it replaces (same id), if any. Ids are 32 hex; a rule
- * written without a `ref` reads back its id as its ref (cft_log_fields_ruleset), one written with a
- * ref keeps it.
- */
 function materializeRule(input: RuleInput, previous: Rule | undefined, now: string): Rule {
   const id = previous?.id ?? newId();
   const actionParameters = storedActionParameters(input);

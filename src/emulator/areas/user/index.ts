@@ -1,4 +1,4 @@
-// The caller itself: the token check, a token's details and the user of a global key.
+// The caller itself: token verify, token details, the user of a global key.
 import type { EmulatorArea } from "../../area.js";
 import { routes } from "./routes.js";
 

@@ -1,13 +1,5 @@
-// The caller itself. `GET user/tokens/verify` is the token check every Cloudflare client uses:
-// `{id, status, expires_on?, not_before?}` for a known token (an unknown one never gets here: 401 /
-// 1000, auth.ts). An account-owned token is checked at `GET accounts/{id}/tokens/verify` (the same
-// answer): there a token of another account is refused 403 / 9109 (server.ts, as on any of that
-// account's objects) and a user's token 401 / 1000 (the emulator's choice); the user's check refuses an
-// account-owned token 401 / 1000, as public reports of the real one say (docs/emulator.md).
-// `GET user/tokens/{id}` (`GET accounts/{id}/tokens/{id}` for an account's own tokens) shows a token
-// with its policies only when the state lists them (credentials.token_details), as the real API shows
-// them only to a token with "API Tokens: Read"; else 403 / 9109. `GET user` answers the user of a
-// global API key (a token would need "User Details: Read": 403 / 9109).
+// The caller itself.
+// Spec: docs/emulator.md, Credentials.
 import { tokenState } from "../../auth.js";
 import { invalidTokenFault, notFoundFault } from "../../envelope.js";
 import { md5Hex, tokenIdFor } from "../../ids.js";

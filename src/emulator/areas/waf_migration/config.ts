@@ -1,6 +1,5 @@
-// The WAF migration's derived data: the proposed new-WAF configuration (spec "Migration rules": old
-// sensitivity → paranoia level and score threshold, old action → new action), the reported
-// `migration_state`, and the eligibility checks shared by the read endpoints and the switch.
+// The WAF migration's derived data: proposed config, migration state, eligibility.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { OWASP_RULESET_ID, OWASP_THRESHOLD_RULE_ID } from "../rulesets/owasp-rules.js";
 import { CLOUDFLARE_MANAGED_RULESET_ID } from "../rulesets/seed.js";
 import { ApiFault, type RouteRequest, type ZoneState } from "../../types.js";

@@ -1,5 +1,4 @@
-// The migration from the previous WAF to the managed rulesets: check, config, status, and the switch
-// (the managed phase's entry point PUT with `waf_migration`). Builds on the rulesets area.
+// The migration from the previous WAF to the managed rulesets.
 import type { EmulatorArea } from "../../area.js";
 import { routes } from "./routes.js";
 import type { WafMigrationZoneState } from "./state.js";

@@ -1,6 +1,5 @@
-// WAF migration read endpoints (not in any official schema; shapes from the developer docs):
-// check, config and status; and the switch, which is the PUT of the managed phase's entry point with
-// `waf_migration` in the query (switch.ts): that route wins over the rulesets area's plain PUT.
+// WAF migration read routes and the switch route.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { requireZone } from "../rulesets/request.js";
 import type { Route, RouteRequest, RouteResponse } from "../../types.js";
 import { buildMigrationConfig, migrationState, requireMigrationRequest } from "./config.js";

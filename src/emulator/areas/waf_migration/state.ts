@@ -1,4 +1,4 @@
-// Where an emulated zone stands in the migration from the previous WAF to the managed rulesets.
+// Where an emulated zone stands in the WAF migration.
 import type { EmptyZoneContext } from "../../area.js";
 
 export interface WafMigrationZoneState {

@@ -1,8 +1,5 @@
-// The WAF migration switch: PUT zones/{zone}/rulesets/phases/http_request_firewall_managed/entrypoint
-// ?waf_migration=validation|2|pending|1&phase_two=1 with body {name, rules}. State machine:
-//   previous --validation (Enterprise only)--> validation --pending--> new
-//   previous --pending--> new
-// `new` is final. On success the entry point holds the given rules, whatever it held before.
+// The WAF migration switch.
+// Spec: docs/emulator.md, Rulesets, Logpush and the WAF migration.
 import { createRuleset, findEntrypoint, replaceRules, touchRuleset } from "../rulesets/store.js";
 import { validateRules } from "../rulesets/validate.js";
 import { readDryRun, requireBody, requireZone, ruleContext } from "../rulesets/request.js";

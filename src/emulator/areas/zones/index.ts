@@ -1,4 +1,4 @@
-// The zones themselves: `GET zones` and `GET zones/{id}`, and how a recorded zone answer is stored.
+// The zones themselves.
 import type { EmulatorArea, RecordedContext } from "../../area.js";
 import { arrayOf, objectOf, RecordedAnswerError, type RecordedItem } from "../../recorded-items.js";
 import { planNameOf } from "../../zone-plans.js";

@@ -1,6 +1,5 @@
-// The zone itself: `GET zones/{id}` answers the zone's name, status and plan (what zoneform reads to
-// know whether a zone is Enterprise before it asks for the WAF migration's validation mode), and
-// `GET zones` lists them. `plan` is an object (`id` 32 hex, `legacy_id` the plan name), as recorded.
+// `GET zones` and `GET zones/{id}`.
+// Spec: docs/emulator.md, What it emulates.
 import { paginate, readPageRequest, type PageBounds } from "../../paging.js";
 import type { Route, RouteRequest, RouteResponse, ZoneState } from "../../types.js";
 import { planObject } from "../../zone-plans.js";
@@ -8,7 +7,6 @@ import { planObject } from "../../zone-plans.js";
 /** per_page bounds of the zones list: 5–50, default 20 (the List Zones reference's bounds). */
 const ZONE_PAGING: PageBounds = { min: 5, max: 50, default: 20 };
 
-/** A zone answer: the emulator's fields, overridden by what a recorded answer showed (`details`). */
 function zoneDetails(zone: ZoneState): Record<string, unknown> {
   return {
     id: zone.id,
