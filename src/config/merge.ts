@@ -1,5 +1,4 @@
-// Joins the checked files of a configuration into one desired state. Rules that span files live here:
-// a zone id is declared once across all files; account_id and safety may repeat only if equal.
+// Joins the checked files of a configuration into one desired state.
 import type { ConfigProblem } from "../errors.js";
 import type { SecretValues } from "../model/index.js";
 import { referencedNames } from "../template.js";
@@ -130,10 +129,6 @@ export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeRe
   return { problems: all, desired: state };
 }
 
-/**
- * A variable that holds an API token (any file's `accounts[].api_token`) referenced anywhere else in the
- * configuration: a credential is who applies, never a value written into a zone.
- */
 function tokensElsewhere(files: CheckedFile[]): ConfigProblem[] {
   const tokens = new Map<string, string>();
   for (const f of files)

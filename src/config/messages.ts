@@ -1,13 +1,11 @@
-// Turns ajv's errors into messages a person reads: "unknown key 'polices'; did you mean 'policies'?",
-// "must be one of: log, allow (got 'block')". Errors of the branches of an anyOf that carries an
-// `errorMessage` are folded into that one message; `if` wrappers are dropped.
+// Turns ajv's errors into messages a person reads: "unknown key 'polices'; did you mean 'policies'?", "must be one
+// of: log, allow (got 'block')".
 import type { ErrorObject } from "ajv";
 import { closest, distance } from "fastest-levenshtein";
 import { redactDestination } from "../redact.js";
 import { isRefusal } from "./defaults-schema.js";
 import { childPointer, describeValue, type Finding } from "./problems.js";
 
-/** `redact`: hides secrets in a value quoted by a message, before the value is cut short. */
 export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: string) => string): Finding[] {
   const folded = errors.filter((e) => isFolding(e));
   const kept = errors.filter((e) => {
@@ -23,7 +21,6 @@ export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: strin
     if (e.keyword === "additionalProperties") {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       const properties = (e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {};
-      // A key listed only to say why it is refused (defaults' zone_id) is not allowed.
       const allowed = Object.keys(properties).filter((k) => !isRefusal(properties[k]));
       const suggestion = suggestKey(key, allowed);
       if (suggestion) suggested.add(childPointer(e.instancePath, suggestion));
@@ -38,7 +35,6 @@ export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: strin
       findings.push({ pointer: e.instancePath, message: messageFor(e, redact) });
     }
   }
-  // A misspelt required key is one mistake: keep "did you mean", drop "missing required key".
   const deduped = findings.filter(
     (f) =>
       !(

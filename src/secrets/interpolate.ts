@@ -1,18 +1,14 @@
-// `${env:NAME}` interpolation of a parsed document, for its checks only (schema, rules): the desired state
-// is made from the document as written (`declaredDocument`), so values stay here and in the checks.
-// Keys are never interpolated; positions stay those of the YAML source.
+// `${env:NAME}` interpolation of a parsed document, for its checks only.
 import type { Env } from "../model/index.js";
 import { ENV_NAME, canonicalTemplate, replaceTemplateTokens } from "../template.js";
 import { setOwn } from "../data-record.js";
 import { childPointer } from "../json-pointer.js";
 
-/** A problem at a JSON pointer of the document (config/problems.ts places it at its line). */
 interface Finding {
   pointer: string;
   message: string;
   severity?: "error" | "warning";
 }
-/** zoneform's own credentials: a file (or an edited plan) must never write them into a zone. */
 const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
 
 export interface Interpolated {
@@ -22,16 +18,11 @@ export interface Interpolated {
   findings: Finding[];
   /** Pointer → the string as written, for every string that interpolation changed. */
   templates: Map<string, string>;
-  /** Pointer of each template → the keys that lead to it from the document's root. */
   templatePaths: Map<string, ReadonlyArray<string | number>>;
   /** Pointers of strings that named a missing variable (their schema errors would be noise). */
   missing: Set<string>;
 }
 
-/**
- * `missingEnv: "warning"` (validate without --require-env) reports an unset variable as a warning and
- * goes on with an empty value: the file's shape can be checked without the secrets at hand.
- */
 export function interpolateEnv(
   value: unknown,
   env: Env,
@@ -47,7 +38,6 @@ export function interpolateEnv(
     missing: new Set(),
   };
   const seen = new Set<string>();
-  // The keys from the root to the value visited: a pointer is made only for a string with `${`.
   const path: Array<string | number> = [];
   const visit = (v: unknown): unknown => {
     if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path)) : v;
@@ -72,7 +62,6 @@ export function interpolateEnv(
     return v;
   };
   const interpolateString = (s: string, pointer: string): string => {
-    // A token is who applies, not what is applied: its reference stays as written, its value unread.
     if (tokens.pointers.has(pointer)) {
       result.templates.set(pointer, s);
       result.templatePaths.set(pointer, [...path]);
@@ -158,12 +147,7 @@ function pointerOf(path: ReadonlyArray<string | number>): string {
   return pointer;
 }
 
-/**
- * The document as written, in the one canonical template syntax: the interpolated one with every
- * string that interpolation changed put back as its template (what the desired state and a plan carry).
- */
 export function declaredDocument(interpolated: Interpolated): unknown {
-  // Copy on write: only the containers on the way to a changed string are copied.
   const copies = new Set<unknown>();
   const put = (node: unknown, path: ReadonlyArray<string | number>, at: number, template: string): unknown => {
     if (at === path.length) return template;
