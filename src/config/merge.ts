@@ -15,12 +15,28 @@ export interface MergeResult {
 }
 
 export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeResult {
-  const problems: ConfigProblem[] = [...tokensElsewhere(files)];
-  const where = (f: CheckedFile, pointer: string) => {
-    const pos = f.locate(pointer);
-    return `${f.file}:${pos.line}:${pos.column}`;
-  };
+  const all = [...files.flatMap((f) => f.problems), ...tokensElsewhere(files), ...repeatedAcrossFiles(files)];
+  if (all.some(isError)) return { problems: all };
+  const state = desiredState(files, secrets);
+  if (state.zones.length === 0 && (state.accounts ?? []).length === 0) {
+    const f = files[0];
+    if (f)
+      all.push({
+        ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate),
+        severity: "warning",
+      });
+  }
+  return { problems: all, desired: state };
+}
 
+const where = (f: CheckedFile, pointer: string) => {
+  const pos = f.locate(pointer);
+  return `${f.file}:${pos.line}:${pos.column}`;
+};
+
+/** A zone or account declared in two files, or a setting two files disagree on. */
+function repeatedAcrossFiles(files: CheckedFile[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   const zoneSeen = new Map<string, { file: CheckedFile; pointer: string }>();
   const accountSeen = new Map<string, { file: CheckedFile; pointer: string }>();
   const settingSeen = new Map<"account_id" | "safety", { file: CheckedFile; value: string }>();
@@ -87,10 +103,10 @@ export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeRe
       }
     }
   }
+  return problems;
+}
 
-  const all = [...files.flatMap((f) => f.problems), ...problems];
-  if (all.some(isError)) return { problems: all };
-
+function desiredState(files: CheckedFile[], secrets: SecretValues): DesiredState {
   const state: DesiredState = {
     version: 1,
     safety: { max_deletes: DEFAULT_MAX_DELETES },
@@ -118,15 +134,7 @@ export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeRe
       (state.accounts ??= []).push(account);
     });
   }
-  if (state.zones.length === 0 && (state.accounts ?? []).length === 0) {
-    const f = files[0];
-    if (f)
-      all.push({
-        ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate),
-        severity: "warning",
-      });
-  }
-  return { problems: all, desired: state };
+  return state;
 }
 
 function tokensElsewhere(files: CheckedFile[]): ConfigProblem[] {

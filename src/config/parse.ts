@@ -27,8 +27,8 @@ const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: tr
 export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
-  const prototypeKeys: Array<{ pointer: string; offset: number; key: string }> = [];
-  const complexKeys: Array<{ pointer: string; offset: number; key: string }> = [];
+  const prototypeKeys: KeyFound[] = [];
+  const complexKeys: KeyFound[] = [];
   const root = doc.contents as Node | null;
   if (root) checkKeys(root, [], { prototypeKeys, complexKeys });
 
@@ -97,27 +97,9 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     });
   }
 
-  for (const k of prototypeKeys) {
-    fatal = true;
-    problems.push({
-      file,
-      ...toPos(k.offset),
-      pointer: k.pointer,
-      message: `the key '${k.key}' is not allowed: it names JavaScript's object machinery, never a setting (remove it)`,
-      severity: "error",
-    });
-  }
-
-  for (const k of complexKeys) {
-    fatal = true;
-    problems.push({
-      file,
-      ...toPos(k.offset),
-      pointer: k.pointer,
-      message: `the key ${k.key} is a ${k.key.startsWith("[") ? "list" : "mapping"}: a key must be plain text (a name)`,
-      severity: "error",
-    });
-  }
+  const badKeys = keyProblems(file, toPos, prototypeKeys, complexKeys);
+  if (badKeys.length > 0) fatal = true;
+  problems.push(...badKeys);
 
   let value: unknown;
   if (!fatal) {
@@ -137,6 +119,31 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     }
   }
   return { file, value, locate, problems };
+}
+
+type KeyFound = { pointer: string; offset: number; key: string };
+
+function keyProblems(
+  file: string,
+  toPos: (offset: number) => SourcePosition,
+  prototypeKeys: KeyFound[],
+  complexKeys: KeyFound[],
+): ConfigProblem[] {
+  const at = (k: KeyFound, message: string): ConfigProblem => ({
+    file,
+    ...toPos(k.offset),
+    pointer: k.pointer,
+    message,
+    severity: "error",
+  });
+  return [
+    ...prototypeKeys.map((k) =>
+      at(k, `the key '${k.key}' is not allowed: it names JavaScript's object machinery, never a setting (remove it)`),
+    ),
+    ...complexKeys.map((k) =>
+      at(k, `the key ${k.key} is a ${k.key.startsWith("[") ? "list" : "mapping"}: a key must be plain text (a name)`),
+    ),
+  ];
 }
 
 function keyText(keyNode: Node | null): string {

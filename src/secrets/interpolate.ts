@@ -70,57 +70,11 @@ export function interpolateEnv(
     let hasReference = false;
     const out = replaceTemplateTokens(s, (whole, inner) => {
       if (!inner.startsWith("env:")) {
-        if (ENV_NAME.test(inner)) {
-          result.findings.push({
-            pointer,
-            severity: "warning",
-            message:
-              `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to ` +
-              `silence this)`,
-          });
-        }
+        if (ENV_NAME.test(inner)) result.findings.push(keptAsWritten(whole, inner, pointer));
         return whole;
       }
       hasReference = true;
-      const name = inner.slice(4);
-      if (!ENV_NAME.test(name)) {
-        result.findings.push({
-          pointer,
-          message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`,
-        });
-        result.missing.add(pointer);
-        return "";
-      }
-      if (CREDENTIAL_VARIABLES.has(name)) {
-        result.findings.push({
-          pointer,
-          message:
-            `'${whole}' is zoneform's own API credential; ` + "it is never written into a zone (use another variable)",
-        });
-        result.missing.add(pointer);
-        return "";
-      }
-      const found = Object.hasOwn(env, name) ? env[name] : undefined;
-      if (found === undefined) {
-        result.findings.push(
-          missingEnv === "error"
-            ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` }
-            : {
-                pointer,
-                severity: "warning",
-                message:
-                  `environment variable ${name} is not set (referenced as \${env:${name}}); plan and ` +
-                  `apply will need it`,
-              },
-        );
-        result.missing.add(pointer);
-        return "";
-      }
-      if (!seen.has(name)) {
-        seen.add(name);
-        result.names.push(name);
-      }
-      return found;
+      return resolveReference(whole, inner.slice(4), pointer, { env, missingEnv, result, seen });
     });
     if (hasReference || out !== s) {
       result.templates.set(pointer, s);
@@ -130,6 +84,67 @@ export function interpolateEnv(
   };
   result.value = visit(value);
   return result;
+}
+
+function keptAsWritten(whole: string, inner: string, pointer: string): Finding {
+  return {
+    pointer,
+    severity: "warning",
+    message: `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to silence this)`,
+  };
+}
+
+interface Resolving {
+  env: Env;
+  missingEnv: "error" | "warning";
+  result: Interpolated;
+  seen: Set<string>;
+}
+
+/** The value of one `${env:NAME}`, or "" with a finding when it cannot be used. */
+function resolveReference(
+  whole: string,
+  name: string,
+  pointer: string,
+  { env, missingEnv, result, seen }: Resolving,
+): string {
+  if (!ENV_NAME.test(name)) {
+    result.findings.push({
+      pointer,
+      message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`,
+    });
+    result.missing.add(pointer);
+    return "";
+  }
+  if (CREDENTIAL_VARIABLES.has(name)) {
+    result.findings.push({
+      pointer,
+      message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`,
+    });
+    result.missing.add(pointer);
+    return "";
+  }
+  const found = Object.hasOwn(env, name) ? env[name] : undefined;
+  if (found === undefined) {
+    result.findings.push(
+      missingEnv === "error"
+        ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` }
+        : {
+            pointer,
+            severity: "warning",
+            message:
+              `environment variable ${name} is not set (referenced as \${env:${name}}); plan and ` +
+              `apply will need it`,
+          },
+    );
+    result.missing.add(pointer);
+    return "";
+  }
+  if (!seen.has(name)) {
+    seen.add(name);
+    result.names.push(name);
+  }
+  return found;
 }
 
 /** Where the file's API tokens are (`accounts[].api_token`) and which variables hold them. */
