@@ -1,4 +1,4 @@
-// apply (after the merge).
+// apply (after the merge): the reviewed plan from the pull request's run, applied. Spec: docs/ci.md.
 import { basename } from "node:path";
 import { ActionFailed, codeBlock, configArgs, configPath, lastLines, zoneArgs, type Context } from "./context.js";
 import { mdCode, mdText } from "../safe-markdown.js";

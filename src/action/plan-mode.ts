@@ -1,4 +1,5 @@
-// plan (on a pull request).
+// plan (on a pull request): validate, `plan --out`, the outputs, the job summary and the one comment.
+// Spec: docs/ci.md.
 import { basename } from "node:path";
 import { planCommentToUpdate } from "./comments.js";
 import {

@@ -1,4 +1,5 @@
-// The schema of `defaults.
+// The schema of `defaults:`, derived from the zone's so that it follows every section's fragment.
+// Spec: docs/configuration.md, defaults.
 import { DEFAULTS_KEY, IDENTITY_KEYS, zoneOnlyPaths } from "./defaults.js";
 
 type Json = Record<string, any>;

@@ -1,4 +1,4 @@
-// `export --defaults`: what every exported zone holds alike, written once in the file's `defaults.
+// `export --defaults`: what every exported zone holds alike, written once in the file's `defaults:`.
 // Spec: docs/configuration.md.
 import equal from "fast-deep-equal";
 import { setOwn } from "../data-record.js";

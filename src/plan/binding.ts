@@ -1,4 +1,5 @@
-// The binding of a plan's `${env.
+// The binding of a plan's `${env:…}` values, started as soon as the desired state is known, so that the one slow
+// KDF runs on libuv's threads while the plan's reads are in flight.
 import type { DesiredState } from "../sections/index.js";
 import { derivedSalt, saltMaterial } from "./digest.js";
 import { prepareInputs } from "../secrets/index.js";

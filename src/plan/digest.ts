@@ -1,4 +1,5 @@
-// The digest of a plan, as Atlantis shows one.
+// The digest of a plan, as Atlantis shows one: a sha256 over the plan file but `created_at`, so that a plan edited
+// after review cannot pass `apply --expect-digest`.
 import { createHash } from "node:crypto";
 import type { Plan } from "../model/index.js";
 import { canonicalJson } from "../canonical-json.js";

@@ -1,4 +1,4 @@
-// The units of a plan: each zone of the desired state, then each entry of `accounts.
+// The units of a plan: each zone of the desired state, then each entry of `accounts:`, planned as a zone is. Pure.
 import type { AccountBase, ZonePlan } from "../model/index.js";
 import {
   type ResourceKind,

@@ -1,4 +1,5 @@
-// A Cloudflare credential pasted into the file instead of `${env.
+// A Cloudflare credential pasted into the file instead of `${env:NAME}` is an error at its line.
+// Spec: docs/secrets.md.
 import {
   credentialIn,
   destinationCredentials,
