@@ -24,6 +24,7 @@ export function jsonShape(
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
+      // A string: jump to its closing quote (indexOf is fast on long strings), past any escaped one.
       let end = text.indexOf('"', i + 1);
       while (end > 0 && escaped(text, end)) end = text.indexOf('"', end + 1);
       if (end < 0) break;
@@ -65,6 +66,7 @@ export function jsonProblem(err: unknown): string {
       "anything zoneform writes; it was not read any further"
     );
   }
+  // V8 quotes the text around the fault: never shown, since a file read by mistake may hold secrets.
   const at = /\(line (\d+) column (\d+)\)/.exec((err as Error).message);
   return at ? `is not JSON (it stops parsing at line ${at[1]}, column ${at[2]})` : "is not JSON";
 }

@@ -140,6 +140,7 @@ export class Redactor {
     const m = this.canonicalMatcher === undefined ? this.compileCanonical() : this.canonicalMatcher;
     if (!m) return [];
     const decoded = unescapeAll(text).text;
+    // Where each decoded character came from is worked out only for a text that holds a value.
     if (decoded === text || !mayHold(decoded, m.prefixes) || !m.re.test(decoded)) return [];
     m.re.lastIndex = 0;
     const { at } = unescapeAll(text, true);

@@ -96,6 +96,7 @@ export function clipUrl(s: string, width: number): string {
   const head = m[1]!;
   const rest = m[2]!;
   const room = width - displayWidth(head) - 1;
+  // At least `/x` of the end beside the host, else the host is cut like any text.
   if (room < 2 || rest === "") return clipWidth(plain, width);
   let tail = tailWithin(rest, room);
   const slash = tail.indexOf("/");

@@ -72,6 +72,7 @@ export function fitLine(line: string, width: number, opts: FitOptions = {}): str
       continue;
     }
     if (opts.long === "break" && ww > width - hang.length) {
+      // Longer than any line: its pieces start on this line when the first fits there.
       const pieces = wordPieces(word, width - hang.length);
       if (!fresh) {
         if (curW + 1 + displayWidth(pieces[0]!) <= width) add(" ");
@@ -104,6 +105,7 @@ function stylesAfter(line: string, open: string[]): string[] {
   let styles = open;
   for (const m of line.matchAll(SGR)) {
     const params = SGR_ONE.exec(m[0])![1]!;
+    // A reset (`0`, empty) or a closing code (22-29, 39, 49: normal intensity, colour off, …) ends a run.
     if (params === "" || params === "0") styles = [];
     else if (/^(2[0-9]|39|49)$/.test(params)) styles = styles.length > 0 ? styles.slice(0, -1) : [];
     else styles = [...styles, m[0]];
@@ -160,6 +162,7 @@ function shareWidth(
   for (let i = 0; i < natural.length; i++) {
     if (yields[i]) continue;
     widths[i] = Math.min(natural[i]!, Math.max(mins[i]!, cap));
+    // What is left after the cap goes to the capped columns, left to right, one column each.
     if (spare > 0 && widths[i]! < natural[i]!) {
       widths[i]!++;
       spare--;
@@ -175,6 +178,7 @@ function columnWidths(
   width: number,
   min: number | undefined,
 ): { shown: number[]; widths: number[] } {
+  // A URL is comfortable when its host and file name show; any other column at 20 columns.
   const comfortable = cols.map((c, i) =>
     c.clip === "url" ? Math.max(COMFORTABLE, ...rows.map((r) => urlEssentials(r[i] ?? ""))) : COMFORTABLE,
   );
@@ -182,6 +186,7 @@ function columnWidths(
   for (;;) {
     const room = width - 2 * (shown.length - 1);
     const yields = shown.map((i) => rank(cols[i]!) > 0);
+    // A URL column is given what shows its host and file name first, leaving the others up to 20 each.
     const reserved = shown.reduce(
       (a, i, k) => (yields[k] || cols[i]!.clip === "url" ? a : a + Math.min(natural[i]!, COMFORTABLE)),
       0,

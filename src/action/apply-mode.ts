@@ -20,6 +20,8 @@ export async function apply(ctx: Context): Promise<void> {
   try {
     reviewed = await reviewedPlan(ctx);
   } catch (err) {
+    // Whatever stopped the search (a refusal, GitHub's answer, a file that could not be written): nothing was sent to
+    // Cloudflare.
     refused(ctx, err instanceof Error ? err.message : String(err));
   }
   runner.setOutput("digest", reviewed.digest);

@@ -40,6 +40,7 @@ export async function readBaseConfig(
       await writeFile(file, await git(workspace, ["show", at()]));
       return { path: file };
     }
+    // A configuration the base did not have: an empty one, so every check is new.
     if (kind !== "tree") {
       await writeFile(join(dir, "base.yaml"), "version: 1\nzones: []\n");
       return { path: dir };

@@ -38,6 +38,7 @@ export interface EnvReference {
 export function neverPassed(name: string, value: string | undefined, token: string): string | undefined {
   const upper = name.toUpperCase();
   if (RUNNER_PREFIXES.some((p) => upper.startsWith(p))) return "a runner variable";
+  // The token may sit in a variable of any name too (`env: GH_TOKEN: ${{ github.token }}`).
   if (token !== "" && value === token) return "it holds the Action's github-token";
   return undefined;
 }

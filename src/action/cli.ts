@@ -12,6 +12,7 @@ export type Zoneform = (args: string[], opts?: { quiet?: boolean }) => Promise<C
 
 export function zoneformIn(env: Env, cwd: string, runner: Pick<Runner, "fenced">, refused?: string): Zoneform {
   return async (args, opts = {}) => {
+    // Every mode's failure (main.ts); plan and apply say it first, in their comment and summary.
     if (refused !== undefined) throw new Error(refused);
     let stdout = "";
     let stderr = "";

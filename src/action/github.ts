@@ -82,6 +82,7 @@ export class GitHub {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (opts.raw && res.status >= 300 && res.status < 400) {
+      // The artifact's bytes are at a signed URL on another host: fetched without the token.
       const location = res.headers.get("location");
       await res.body?.cancel();
       if (!location) throw new GitHubError(`${method} ${path}: HTTP ${res.status} without a Location`);

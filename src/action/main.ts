@@ -20,6 +20,7 @@ export async function runAction(env: Env, cwd: string, write?: (text: string) =>
   const token = runner.input("github-token");
   const failures: string[] = [];
   try {
+    // The CLI gets an allow-list of the environment (cli-env.ts), the Action's own code all of it.
     const refs = await configReferences(configPath({ runner, workspace }), workspace);
     const refused = refusedReferences(refs, env, token);
     const names = refs.map((r) => r.name);

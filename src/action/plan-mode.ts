@@ -86,6 +86,7 @@ export async function plan(ctx: Context): Promise<void> {
   const validate = await ctx.zoneform(["validate", ...configArgs(ctx)]);
   if (validate.code !== 0)
     await fail(`zoneform validate failed (exit ${validate.code})`, validate.stderr || validate.stdout);
+  // What audit checks is shown as its diff with the base branch's configuration, when git can read it.
   const base = pr ? await readBaseConfig(ctx.workspace, configPath(ctx), pr.base) : undefined;
   const baseArgs = base && "path" in base ? ["--base", base.path] : [];
   const planned = await ctx.zoneform([

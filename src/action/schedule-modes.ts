@@ -57,6 +57,7 @@ async function showPeriod(ctx: Context, dir: string): Promise<string | undefined
     ctx.runner.summary(`### zoneform evidence failed (exit ${run.code})\n\n${codeBlock(lastLines(run.stderr))}`);
     return `zoneform evidence failed (exit ${run.code})`;
   }
+  // A blank line first: the period is a document of its own after the audit's report.
   ctx.runner.summary(`\n${run.stdout}`);
   if (run.code === 2)
     return (

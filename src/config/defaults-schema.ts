@@ -23,6 +23,7 @@ export function withDefaultsSchema(schema: Json): Json {
   const refused = zoneOnlyPaths();
   const copies: Json = {};
   const copyPaths = new Map<string, string>();
+  // A definition that reaches itself through mappings is kept as it is there (no endless copy).
   const visiting = new Set<string>();
 
   /** The schema of `node` (at `path` under a zone) as defaults hold it. */

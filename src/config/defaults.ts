@@ -43,6 +43,7 @@ function merge(base: unknown, own: unknown, path: Array<string>, copied?: (path:
     copied?.(path);
     return structuredClone(base);
   }
+  // `null` takes the default out; where there is none it stays, for the schema to refuse.
   if (own === null) return base === undefined ? null : ABSENT;
   const b = asRecord(base);
   const o = asRecord(own);
@@ -139,6 +140,7 @@ export function applyDefaults(doc: unknown): Expanded {
     return { ...none, findings };
   }
 
+  // Merged pointer of a value copied whole → the pointer it was written at in defaults.
   const origins = new Map<string, string>();
   const merged = asArray(zones).map((zone, i) => {
     if (!asRecord(zone)) return zone;

@@ -64,6 +64,7 @@ export function checkFileText(
   const underMissing = (pointer: string) =>
     [...interpolated.missing].some((m) => pointer === m || pointer.startsWith(`${m}/`));
 
+  // The file's values, hidden in a quoted value before it is cut (all files' are hidden again after).
   const secrets = new EnvSecrets(env, interpolated.names).redactor();
   const findings: Finding[] = [
     ...expanded.findings,

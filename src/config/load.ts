@@ -55,6 +55,7 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
         err.problem.kind === "too-large" ? ": split the zones over several files in a directory (-c DIR)" : "";
       throw pathError(shownFile, `${describeReadProblem(err.problem, MAX_CONFIG_FILE_BYTES)}${hint}`);
     }
+    // After the read, which refuses what is not a regular file (a FIFO, a device) by what it is.
     await refuseOutsideLink(p, info.isDirectory() ? absolute : path.dirname(absolute), shownFile);
     files.push({
       file: shownFile,

@@ -21,6 +21,7 @@ export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: strin
     if (e.keyword === "additionalProperties") {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       const properties = (e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {};
+      // A key listed only to say why it is refused (defaults' zone_id) is not allowed.
       const allowed = Object.keys(properties).filter((k) => !isRefusal(properties[k]));
       const suggestion = suggestKey(key, allowed);
       if (suggestion) suggested.add(childPointer(e.instancePath, suggestion));
@@ -35,6 +36,7 @@ export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: strin
       findings.push({ pointer: e.instancePath, message: messageFor(e, redact) });
     }
   }
+  // A misspelt required key is one mistake: keep "did you mean", drop "missing required key".
   const deduped = findings.filter(
     (f) =>
       !(

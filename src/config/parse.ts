@@ -37,6 +37,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     return { line, column: col };
   };
   const locate: Locator = (pointer, at = "value") => {
+    // The deepest node of the pointer the tree holds (a pointer past an alias or a missing key: its parent).
     const found = root ? spanAt(root, pointer) : undefined;
     if (!found) return { line: 1, column: 1 };
     const { span, whole } = found;

@@ -65,9 +65,11 @@ export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
     allowUnionTypes: true,
     ...(code ? { code } : {}),
   });
+  // ajv-formats is CommonJS: its export may be the function or a module object with `default`.
   type AddFormats = (ajv: Ajv2020Class) => unknown;
   const mod = require("ajv-formats") as AddFormats & { default?: AddFormats };
   (mod.default ?? mod)(ajv);
+  // VS Code's JSON language service shows `errorMessage` instead of its own text; we do the same.
   ajv.addKeyword({ keyword: "errorMessage", schemaType: "string" });
   return ajv;
 }

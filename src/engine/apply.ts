@@ -119,6 +119,7 @@ export async function apply(given: Plan, opts: ApplyOptions): Promise<ApplyRepor
     onZoneDone: opts.onZoneDone,
   });
   assertSamePlan(fileForm(selected, desired), fileForm(fresh, desired));
+  // The same plan, yet a salt that is not its own: its bound values were made for another content.
   assertInputsForm(opened.plan, nameOf(opts), { salt: true });
   assertNoZoneErrors(fresh);
   await opts.onPlan?.(fresh, desired, opened.digest);

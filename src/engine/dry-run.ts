@@ -53,6 +53,7 @@ export interface CheckOptions {
 function failure(err: unknown, op: Operation): string {
   const sent = `${op.method} ${op.path}?dry_run=true`;
   if (err instanceof ApiError) {
+    // A 4xx, or a 2xx saying success: false: Cloudflare's refusal, in its words (a 403 names the permission).
     if (err.status < 500) return err.message;
     return (
       `${sent}: the check could not be made: Cloudflare answered HTTP ${err.status}` +
@@ -76,6 +77,7 @@ export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<Check
   };
   if (writes.length === 0) return report;
   opts.progress?.(`Checking ${writes.length} ruleset write(s) with Cloudflare first (dry_run=true)`);
+  // As apply's writes: started at once per lane of the client (a token), which caps what is in flight.
   const limitOf = unitLimiter(opts.client, opts.parallelism);
   const settled = await Promise.allSettled(
     writes.map(({ zone, label, change, op }) =>

@@ -47,6 +47,7 @@ export function describeChange(zoneLabel: string, c: Change): string {
 function mayHaveWritten(method: string, err: unknown): boolean {
   if (method === "GET") return false;
   if (err instanceof NetworkError) return err.info.ambiguous || (err.info.retries ?? 0) > 0;
+  // A write retried (after a 5xx or a dropped connection) may have been made by an earlier attempt.
   return err instanceof ApiError && (err.status >= 500 || (err.info.retries ?? 0) > 0);
 }
 
@@ -128,6 +129,7 @@ async function lookAfter(
   err: unknown,
   lostText: string,
 ): Promise<LostCreateLook> {
+  // A create that timed out may still be running on the server: give it time before looking.
   const stillRunning = err instanceof NetworkError && isTimeoutError(err.info.cause);
   if (stillRunning && !client.stopped?.()) await sleep(GRACE_MS);
   try {
@@ -259,6 +261,7 @@ const isIndependent = (resource: string): boolean => INDEPENDENT.has(resource);
 export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<ApplyReport> {
   const report: ApplyReport = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
   const limitOf = unitLimiter(opts.client, opts.parallelism);
+  // The one place a planned write gets its values: as the change starts, never before.
   const secrets = opts.secrets ?? NO_SECRETS;
   const withValues = (c: Change): Change => ({
     ...c,
@@ -269,6 +272,7 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
       limitOf(zone)(async () => {
         const label = unitName(zone);
         let failed = false;
+        // One read of a list serves the checks before all the zone's creates into it.
         const checks = new Map<string, Promise<unknown[]>>();
         const run = async (change: Change) => {
           const what = describeChange(label, change);
@@ -290,6 +294,7 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
               report.done.push(outcome.adopted ? `${what} (its answer was lost; found made and adopted)` : what);
               opts.progress?.(`${what}: done`);
             } else {
+              // Nothing new starts in this zone: a state zoneform no longer knows is not written on.
               failed = true;
               report.failed.push(outcome.line);
               if (outcome.uncertain) report.uncertain.push(outcome.line);

@@ -131,9 +131,11 @@ async function acquire(path: string, text: string, me: Holder, depth = 0): Promi
     if (found === "unreadable" || !found.holder) return { held: false };
     other = found.holder;
     if (other.host !== me.host || alive(other.pid) || depth >= MAX_CLAIM_DEPTH) return { held: false, other };
+    // Left by a process that is gone: only the holder of the claim named by this very text replaces it.
     const claim = `${path}.${createHash("sha256").update(found.text).digest("hex").slice(0, 16)}.takeover`;
     const claimed = await acquire(claim, text, me, depth + 1);
     if (!claimed.held) {
+      // Another live process is taking it over: look again in a moment (it holds the lock then, or gave up).
       if (claimed.other && claimed.other.host === me.host && alive(claimed.other.pid)) {
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.floor(Math.random() * 20)));
         continue;
@@ -142,6 +144,7 @@ async function acquire(path: string, text: string, me: Holder, depth = 0): Promi
     }
     try {
       const now = await readLock(path);
+      // Still the stale lock (nobody else may replace it while the claim is held): replace it.
       if (now !== "gone" && now !== "unreadable" && now.text === found.text) {
         await replace(path, text);
         return { held: true };
@@ -194,6 +197,7 @@ export async function lockZones(
   };
   try {
     for (const zone of [...new Set(zoneIds)].sort()) {
+      // Per API as well: the same zone id on another API (a local emulator) is another zone.
       const path = join(dir, `${zone}-${createHash("sha256").update(opts.api).digest("hex").slice(0, 12)}.lock`);
       const taken = await acquire(path, text, me);
       if (taken.held) {

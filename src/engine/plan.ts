@@ -83,13 +83,16 @@ export async function checkAtApply(
 }
 
 export async function planZones(opts: ReadOptions): Promise<Plan> {
+  // The one slow KDF of the plan's `${env:…}` values, derived while the reads are in flight.
   startBinding(opts.desired);
   const kinds = opts.kinds ?? RESOURCE_KINDS;
+  // Before the review nothing carries a value: a request holding a reference is never sent.
   const ctx = createReadContext(readOnly(opts.client), opts.desired);
   const createdAt = (opts.now?.() ?? new Date()).toISOString();
   const limitOf = unitLimiter(opts.client, opts.parallelism);
   let done = 0;
   const planned = new Set<string>();
+  // Zones first, then accounts: each a unit of its own, read and planned at once under the client's limits.
   const units = planUnits(opts.desired, kinds);
   const zones = await withUnitsStopped(
     units.map(({ unit }) => unit),

@@ -86,7 +86,9 @@ export async function readZone(
     errors: [],
   };
   const results = await Promise.allSettled(owned.map((k) => k.read(ctx, zone)));
+  // Fingerprinted in template syntax and as a plan file shows it: no value, no credential.
   const secrets = ctx.desired.secrets;
+  // A stopped run (a signal, its deadline, a wait beyond the cap) ends the command, not only this zone.
   for (const r of results) if (r.status === "rejected" && r.reason instanceof RunStoppedError) throw r.reason;
   results.forEach((r, i) => {
     const kind = owned[i]!;

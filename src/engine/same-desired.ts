@@ -86,6 +86,7 @@ export function desiredDifferences(plan: DesiredState, config: DesiredState): st
 
 function plannedAccount(account: DesiredAccount): Record<string, unknown> {
   const { source: _source, declared: _declared, api_token, ...rest } = account;
+  // The token's variable is compared, never its value (a saved plan binds that by hash).
   return { ...rest, ...(api_token ? { api_token: api_token.env } : {}) };
 }
 

@@ -39,6 +39,7 @@ export async function assertSameInputs(
 ): Promise<void> {
   const changed = await changedInputs(plan.inputs, env, used);
   if (changed.length === 0) return;
+  // A value that differs under a salt that is not the plan's own says nothing of the value.
   if (!saltMatches(plan))
     throw inputsEdited(
       `the saved plan ${file}`,

@@ -95,6 +95,7 @@ async function exportAccount(
   );
   const entry: Record<string, unknown> = { account_id: ctx.zoneId };
   for (const part of parts) if (part) mergeInto(entry, part);
+  // A list that left something out keeps it with prune: false, which the entry holds for all its lists.
   if (entry.prune !== false) delete entry.prune;
   const { account_id, prune, ...lists } = entry;
   return escapeTemplates({ account_id, ...(prune === false ? { prune } : {}), ...lists });
@@ -124,6 +125,7 @@ export async function exportZones(client: CloudflareClient, opts: ExportOptions)
     files: [],
   };
   const read = createReadContext(client, desired);
+  // Zones one after the other: the env variable names given to secrets then do not depend on timing.
   const zones: Record<string, unknown>[] = [];
   for (const zoneId of opts.zones) {
     zones.push(await exportZone({ read, zoneId, notes }, sections, opts.onSection));

@@ -15,6 +15,7 @@ let validatePlanDoc: ((doc: unknown) => boolean) & {
 
 export async function planValidator() {
   if (!validatePlanDoc) {
+    // CommonJS packages: Node's import() gives their exports as `default` too, the bundled CLI only there.
     const ajvModule = (await import("ajv/dist/2020.js")) as typeof import("ajv/dist/2020.js") & {
       default?: typeof import("ajv/dist/2020.js");
     };
@@ -42,6 +43,7 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
 }
 
 export async function checkPlanDocument(given: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
+  // A plan value as zoneform holds it inside (its accounts among its units) is checked as its file would be.
   const doc = isInternalForm(given) ? toDocument(given) : given;
   const version = (doc as { format_version?: unknown })?.format_version;
   if (version !== PLAN_FORMAT_VERSION) {

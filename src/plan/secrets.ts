@@ -111,6 +111,7 @@ export function fileForm(plan: Plan, holder: SecretHolder): Plan {
         fields: r.redactDeep(
           c.fields.map((f) => ({ ...f, before: redactLiveSecrets({ [f.field]: f.before })[f.field] })),
         ),
+        // A finder holds what the body sends (to recognise it after a lost answer): redacted alike.
         operations: c.operations.map((op) => ({
           ...op,
           ...(op.body !== undefined ? { body: r.redactDeep(op.body) } : {}),

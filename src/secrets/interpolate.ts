@@ -38,6 +38,7 @@ export function interpolateEnv(
     missing: new Set(),
   };
   const seen = new Set<string>();
+  // The keys from the root to the value visited: a pointer is made only for a string with `${`.
   const path: Array<string | number> = [];
   const visit = (v: unknown): unknown => {
     if (typeof v === "string") return v.includes("${") ? interpolateString(v, pointerOf(path)) : v;
@@ -62,6 +63,7 @@ export function interpolateEnv(
     return v;
   };
   const interpolateString = (s: string, pointer: string): string => {
+    // A token is who applies, not what is applied: its reference stays as written, its value unread.
     if (tokens.pointers.has(pointer)) {
       result.templates.set(pointer, s);
       result.templatePaths.set(pointer, [...path]);
@@ -163,6 +165,7 @@ function pointerOf(path: ReadonlyArray<string | number>): string {
 }
 
 export function declaredDocument(interpolated: Interpolated): unknown {
+  // Copy on write: only the containers on the way to a changed string are copied.
   const copies = new Set<unknown>();
   const put = (node: unknown, path: ReadonlyArray<string | number>, at: number, template: string): unknown => {
     if (at === path.length) return template;

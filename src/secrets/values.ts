@@ -70,6 +70,7 @@ export class EnvSecrets implements SecretValues {
     for (const { key: k, template } of templatesIn(scope)) {
       for (const name of referencedNames(template)) names.add(name);
       const text = `${k}\u0000${this.#resolve(template, false)}`;
+      // The first of two templates reading alike under one key stands for both: they send the same text.
       if (!t.wholes.has(text)) t.wholes.set(text, template);
     }
     for (const name of names) {

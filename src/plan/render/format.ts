@@ -42,6 +42,7 @@ export function wordDiff(before: string, after: string): WordPart[] {
       out.push({ value });
       continue;
     }
+    // Whitespace around a changed run is shown as common text, so markers wrap the words alone.
     const [, lead = "", core = "", trail = ""] = /^(\s*)(.*?)(\s*)$/s.exec(value) ?? [];
     if (lead) out.push({ value: lead });
     if (core) out.push({ value: core, added: p.added, removed: p.removed });

@@ -19,6 +19,7 @@ function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
 }
 
 function changeLines(c: Change): string[] {
+  // In a diff block the first character colours the line: + green, - red, !
   const lead = c.kind === "create" ? "+" : c.kind === "delete" ? "-" : "!";
   const lines = [`${lead} ${SIGN[c.kind]} ${changeTitle(c)}`];
   if (c.summary) lines.push(`#     ${printable(c.summary)}`);

@@ -90,6 +90,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     } else if (z.changes.length === 0) out.push("");
   }
   if (unchanged.length > 0) out.push(c.dim(`${unitCount(unchanged)} unchanged.`));
+  // A plan that failed has no summary: its counts would leave the failed zones out.
   if (failed.length > 0)
     out.push(
       c.red(
