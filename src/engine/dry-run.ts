@@ -1,4 +1,6 @@
-// Cloudflare's own check before the first write.
+// Cloudflare's own check before the first write: each write with a documented dry run is sent first with
+// `?dry_run=true` and its exact body, so a change Cloudflare refuses stops the run before anything is written.
+// A check persists nothing, so the client retries it as a read.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { ApiError, ApplyError, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, HttpMethod, Operation, Plan, SecretValues, ZonePlan } from "../model/index.js";

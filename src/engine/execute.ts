@@ -1,5 +1,6 @@
-// Execute: run a verified plan's operations (the engine's last step; engine/apply.ts verifies first, and only it
-// calls executePlan with a plan).
+// Execute: run a verified plan's operations (the engine's last step; only engine/apply.ts calls executePlan).
+// Zones run concurrently; inside a zone changes run in rounds of true dependencies, and a failure starts
+// nothing new in that zone, so nothing is written on top of a state we no longer know.
 import { type CloudflareClient, isTimeoutError } from "../cloudflare/index.js";
 import { ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Finder, Operation, Plan, SecretValues } from "../model/index.js";

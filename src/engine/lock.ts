@@ -1,4 +1,6 @@
-// One apply at a time per zone.
+// One apply at a time per zone and API on this machine. Spec: docs/commands/apply.md.
+// Every step is atomic: a lock is written to its own file, then linked into place; a stale lock is replaced
+// by rename, only by the holder of the claim its text names; a release removes only this process's own text.
 import { createHash, randomBytes } from "node:crypto";
 import { access, link, mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { constants, readFileSync, unlinkSync } from "node:fs";

@@ -1,4 +1,6 @@
-// What a create finds in its list.
+// What a create finds in its list: before the POST, whether its object appeared since the plan (another
+// apply); after a POST whose answer was lost, which new object it made. Only an object equal to what was
+// sent is ever adopted.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { AnswerShapeError, ApiError } from "../errors.js";
 import type { Finder, FinderCompare, Operation } from "../model/index.js";

@@ -1,4 +1,6 @@
 // The checks that stand between a plan and the first write (engine/apply.ts runs them; none writes).
+// A plan is trusted in nothing zoneform cannot re-derive: it is made anew from the desired state it carries
+// and applied only if the new one is the same, so an edited body, path or secret reference is never sent.
 import { checkConfigSources } from "../config/index.js";
 import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
