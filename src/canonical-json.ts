@@ -1,7 +1,5 @@
-// The one canonical JSON of zoneform: what fingerprints, digests and "is it the same?" comparisons hash or compare,
-// so that equal values always read alike whatever the order of their keys. Pure.
+// The one canonical JSON of zoneform.
 
-/** JSON with object keys sorted, so equal values always hash the same (undefined members left out). */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) {

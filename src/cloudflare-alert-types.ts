@@ -1,7 +1,4 @@
-// The alert types of Cloudflare's Notifications API: the `alert_type` enum of Cloudflare's TypeScript SDK
-// (the cloudflare package 7.3.0, resources/alerting/policies.d.ts, PolicyCreateParams.alert_type), the
-// API's own list as the SDK is generated from its OpenAPI document. One list for the client (validate
-// warns on another value, which the API may know by now) and the emulator (which refuses it, 400).
+// The alert types of Cloudflare's Notifications API.
 export const CLOUDFLARE_ALERT_TYPES: ReadonlySet<string> = new Set([
   "abuse_report_alert",
   "access_custom_certificate_expiration_type",

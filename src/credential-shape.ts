@@ -1,14 +1,4 @@
-// What a Cloudflare credential looks like (Cloudflare docs "Token formats"), to catch one pasted where
-// `${env:NAME}` belongs and to keep one out of a saved plan; and where a destination URL carries one
-// (`destinationCredentials`), the one detector behind redaction, `export` and `validate`. Pure; no imports.
-//
-// - Scannable credentials (since 2026): `cfk_` (global API key), `cfut_` (user API token), `cfat_`
-//   (account API token), then 40 characters and a checksum. Unmistakable: caught anywhere in a text.
-// - Older API tokens: 40 characters of `[A-Za-z0-9_-]`. Also what a 40-hex SHA-1 or a name might be,
-//   so caught only as a whole value where a credential belongs, or anywhere when the 40 characters mix
-//   upper case, lower case and digits (a hex id, hash or word does not).
-// - Older global API keys: 37 to 45 lower-case hex digits. Hex ids and hashes look alike (zone ids are
-//   32, SHA-256 hashes 64), so only as a whole value where a credential belongs.
+// What a Cloudflare credential looks like.
 
 export type CredentialKind =
   | "Cloudflare API token (cfut_/cfat_)"
@@ -16,7 +6,6 @@ export type CredentialKind =
   | "Cloudflare API token"
   | "Cloudflare global API key";
 
-/** A prefix, the 40-character body and its checksum (of a length the docs leave open), bounded. */
 const PREFIXED = /(?<![A-Za-z0-9_-])(cfut|cfat|cfk)_[A-Za-z0-9_-]{40,80}(?![A-Za-z0-9_-])/g;
 const TOKEN_40 = /^[A-Za-z0-9_-]{40}$/;
 /** A bounded run of exactly 40 token characters inside a text. */
@@ -31,11 +20,7 @@ function prefixedKind(prefix: string): CredentialKind {
   return prefix === "cfk" ? "Cloudflare global API key (cfk_)" : "Cloudflare API token (cfut_/cfat_)";
 }
 
-/**
- * The kind of credential `text` holds, if any. `inCredentialPlace`: the value sits where a credential
- * makes sense (a key named like one, a Logpush destination's parameter or path segment, an ownership
- * challenge), so a whole 40-character token or 37–45-hex key counts there.
- */
+/** The kind of credential `text` holds, if any. */
 export function credentialIn(text: string, inCredentialPlace = false): CredentialKind | undefined {
   for (const m of text.matchAll(PREFIXED)) return prefixedKind(m[1]!);
   if (TOKEN_40.test(text) && (inCredentialPlace || mixed(text))) return "Cloudflare API token";
@@ -51,11 +36,6 @@ export function isCredentialName(name: string): boolean {
   return CREDENTIAL_NAME.test(name);
 }
 
-/**
- * Query parameter names of a destination URL whose value is a credential: keys, secrets, tokens,
- * passwords (`pass`, `password`, `passwd`, `pwd`, `p`), signatures (`sig`, `signature`, SAS), Azure
- * Functions' `code`, authorisation, and every `header_…` (a header sent with each push).
- */
 const CREDENTIAL_PARAM =
   /(secret|key|token|passw|pwd|auth|credential|signature|^sig|sig$|sas|^header_|^pass$|^p$|^code$|^apikey$)/i;
 
@@ -63,11 +43,6 @@ export function isCredentialParam(name: string): boolean {
   return CREDENTIAL_PARAM.test(name);
 }
 
-/**
- * A value that looks like a generated credential: 16 or more characters of a token alphabet with
- * upper case, lower case and digits all present (base64-like). Bucket names, regions, hex account
- * ids and dates do not qualify.
- */
 export function isTokenValue(value: string): boolean {
   return (
     value.length >= 16 &&
@@ -78,24 +53,15 @@ export function isTokenValue(value: string): boolean {
   );
 }
 
-/**
- * A path segment that looks like a credential: a token value (above), or a run of 32 or more hex
- * digits (a webhook or collector token in the path; a path has no zone or account id in it).
- */
 export function isTokenSegment(segment: string): boolean {
   return isTokenValue(segment) || /^[0-9a-f]{32,}$/i.test(segment);
 }
 
 /** Where a destination URL carries a credential. */
 export interface DestinationCredential {
-  /**
-   * `userinfo`: the whole `user:password@` part (or `token@`); `password`: the password after a plain
-   * user name; `param`: a query parameter's value; `path`: a path segment.
-   */
   kind: "userinfo" | "password" | "param" | "path";
   /** The parameter's name (decoded) for `param`; the segment's number (1, 2, …) for `path`. */
   name: string;
-  /** The credential's place in the destination as written: [start, end). */
   start: number;
   end: number;
 }
@@ -108,15 +74,6 @@ function decoded(s: string): string {
   }
 }
 
-/**
- * Every place of `destination` (a Logpush destination_conf, any URL) that carries a credential, in
- * order: the user info of `scheme://user:password@host` (the password alone when the user name is
- * plain, the whole when the user is itself a token or there is no password), each query parameter
- * named like a credential (isCredentialParam) or whose value looks like one (isTokenValue) or is a URL
- * that carries one (an Azure SAS URL in `blob-container-url`), and each path segment that looks like
- * one (isTokenSegment). Empty values are none; a part written with a `${…}` reference is left to the
- * caller (`validate` skips it: a reference is what the file should hold).
- */
 export function destinationCredentials(destination: string, depth = 0): DestinationCredential[] {
   const out: DestinationCredential[] = [];
   const hash = destination.indexOf("#");
@@ -173,11 +130,6 @@ export function destinationCredentials(destination: string, depth = 0): Destinat
   return out;
 }
 
-/**
- * The text with every credential-shaped piece replaced by `replacement`: prefixed credentials and
- * mixed-case 40-character runs anywhere; a query parameter's whole value (`?name=value`) also when it
- * is a 40-character token or a 37–45-hex key. `${env:NAME}` references are left as they are.
- */
 export function hideCredentialShapes(text: string, replacement: string): string {
   if (text.length < 37) return text;
   let out = text.replace(PREFIXED, replacement).replace(TOKEN_40_RUN, (run) => (mixed(run) ? replacement : run));

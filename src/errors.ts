@@ -1,5 +1,4 @@
-// Error classes of zoneform. Each says whose fault it is and carries the process exit code the CLI
-// uses; the CLI's single catch turns them into a message (never a stack trace) and that code.
+// Error classes of zoneform.
 import { printable } from "./safe-text.js";
 
 /** Documented exit codes (README "Exit codes"). */
@@ -29,19 +28,13 @@ export interface ConfigProblem {
   file: string;
   line: number;
   column: number;
-  /** JSON pointer inside the document, e.g. `/zones/0/page_shield/policies/1/action`. */
   pointer: string;
   message: string;
   severity?: "error" | "warning";
 }
 
-/** The longest pointer a message shows whole; a deeper one keeps its first and last segments. */
 const MAX_SHOWN_POINTER = 160;
 
-/**
- * A pointer as a message shows it: whole up to MAX_SHOWN_POINTER characters; past it (a file nested thousands of
- * levels deep, where the parser gave up) its start and its end at segment boundaries, the levels left out counted.
- */
 function shownPointer(pointer: string): string {
   if (pointer.length <= MAX_SHOWN_POINTER) return pointer || "/";
   const segments = pointer.slice(1).split("/");
@@ -65,7 +58,6 @@ function shownPointer(pointer: string): string {
   return `/${head.join("/")}/…(${left} levels)…/${tail.join("/")}`;
 }
 
-/** One problem on one line; the file's text quoted in it is shown printable (a newline as `\n`). */
 export function formatProblem(p: ConfigProblem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const kind = p.severity === "warning" ? "warning: " : "";
@@ -92,7 +84,6 @@ export class UsageError extends ZoneformError {
   readonly exitCode = EXIT.invalid;
 }
 
-/** A generic runtime failure that is not the API's fault (a file that cannot be written, …). */
 export class RuntimeError extends ZoneformError {
   readonly exitCode = EXIT.error;
 }
@@ -106,11 +97,9 @@ export interface ApiErrorDetail {
   code?: number;
   message: string;
   pointer?: string;
-  /** The page Cloudflare names for this error (`documentation_url`), only when it is a plain https URL. */
   documentation_url?: string;
 }
 
-/** The Cloudflare API answered with an error (or an answer that is not an API answer). */
 export class ApiError extends ZoneformError {
   readonly exitCode = EXIT.error;
   constructor(
@@ -122,9 +111,7 @@ export class ApiError extends ZoneformError {
       errors: ApiErrorDetail[];
       retryable: boolean;
       retryAfterMs?: number;
-      /** The answer was a Cloudflare API envelope (JSON with `success`), not an HTML page or an empty body. */
       envelope?: boolean;
-      /** Attempts made before this answer: an earlier one of a write may have gone through. */
       retries?: number;
     },
   ) {
@@ -136,27 +123,16 @@ export class ApiError extends ZoneformError {
   isRetryable(): boolean {
     return this.info.retryable;
   }
-  /**
-   * "Not found" said by the API itself: its envelope with code 10003, or a 404 in its envelope. An
-   * HTML or empty 404 (a proxy, a wrong base URL) is not the API saying the thing does not exist.
-   */
   isNotFound(): boolean {
     return this.info.envelope === true && (this.info.status === 404 || this.info.errors.some((e) => e.code === 10003));
   }
 }
 
-/**
- * The API answered something of the wrong shape (an id missing, a field of the wrong type): refused,
- * never coerced. The message says what was answered and what was expected.
- */
 export class AnswerShapeError extends ZoneformError {
   readonly exitCode = EXIT.error;
 }
 
-/**
- * A request got no usable answer (connection reset, timeout) after the retries allowed. For a POST the
- * outcome is unknown: the server may have created the resource. The engine must re-read, not re-send.
- */
+/** A request got no usable answer (connection reset, timeout) after the retries allowed. */
 export class NetworkError extends ZoneformError {
   readonly exitCode = EXIT.error;
   constructor(
@@ -167,7 +143,6 @@ export class NetworkError extends ZoneformError {
   }
 }
 
-/** The plan would delete more than the safety limit allows and `--force` was not given. */
 export class UnsafePlanError extends ZoneformError {
   readonly exitCode = EXIT.error;
 }
@@ -194,13 +169,6 @@ export class ApplyError extends ZoneformError {
   }
 }
 
-/**
- * The run was stopped (a signal, its --deadline, a server asking to wait longer than zoneform waits or
- * answering more than --max-read-bytes in all, both `reason` "wait", or a cause every call shares:
- * credentials refused, nothing listening at the base URL, a base URL that is not the API): nothing more is
- * sent. Thrown by every call the stop kept from being sent;
- * `exitCode` is the stop's.
- */
 export class RunStoppedError extends ZoneformError {
   constructor(
     message: string,

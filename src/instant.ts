@@ -1,12 +1,9 @@
-// The instant zoneform takes as "now". Unset, the system clock. `ZONEFORM_NOW` (an ISO 8601 instant)
-// sets it for the emulator (its clock starts there: the date its seed is counted back from) and for the
-// commands that count days back from now (`audit`, `inventory`, `whoami`'s token dates), so a test or a
-// demo gets the same answers whatever the date it runs on. See docs/emulator.md, "Clock".
+// The instant zoneform takes as "now".
+// Spec: docs/emulator.md, "Clock".
 
 /** The environment variable that sets the clock. */
 export const NOW_ENV = "ZONEFORM_NOW";
 
-/** A date (`2026-11-25`, midnight UTC) or a date-time with `Z` or an offset; no local time. */
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/i;
 
 export const INSTANT_EXPECTED =
@@ -27,12 +24,7 @@ const MONTHS = [
   "December",
 ];
 
-/**
- * An ISO 8601 instant read strictly: its form, then its calendar. A day or time that does not exist
- * (`2026-02-30`, month 13, `24:00`, an offset of `+25:00`) is refused, never rolled over into another day
- * as `Date.parse` would. `{ms}` since the epoch, or `{problem}` for a message ("is not an ISO 8601 date …",
- * then what does not exist: ": February 2026 has no day 30 (it has 28)"), with that `detail` alone.
- */
+/** An ISO 8601 instant read strictly: its form, then its calendar. */
 export function readInstant(text: string): { ms: number } | { problem: string; detail?: string } {
   const t = text.trim();
   const m = INSTANT.exec(t);
@@ -55,17 +47,11 @@ function leap(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-/** Milliseconds since the epoch of an ISO 8601 instant, or undefined when `text` is not one (readInstant). */
 export function parseInstant(text: string): number | undefined {
   const r = readInstant(text);
   return "ms" in r ? r.ms : undefined;
 }
 
-/**
- * The CLI's clock: the instant `ZONEFORM_NOW` names when it is set (a command's run is short: it reads
- * the same instant throughout), else the system clock. Throws a plain Error naming the variable when its value is not
- * an instant.
- */
 export function clockFromEnv(env: Record<string, string | undefined>): () => Date {
   const text = env[NOW_ENV];
   if (text === undefined || text === "") return () => new Date();

@@ -1,12 +1,7 @@
-// JSON read with a bound on how deeply it nests. JSON.parse itself reads any depth, but what walks the
-// value afterwards (the schema validator, digests, rendering) recurses, and a file nested 200 000 levels
-// deep (`[[[[…]]]]`, a few hundred KiB) would end in a stack overflow. The text is scanned once, in
-// linear time and without recursion, before it is parsed: past `maxDepth` it is refused with where.
+// JSON read with a bound on how deeply it nests.
 
-/** How deeply a saved plan may nest: the deepest plan zoneform makes is about 15 levels. */
 export const MAX_PLAN_JSON_DEPTH = 64;
 
-/** JSON text nested deeper than allowed; `line` and `column` (1-based) are where it went past the bound. */
 class JsonTooDeepError extends Error {
   constructor(
     readonly maxDepth: number,
@@ -18,10 +13,6 @@ class JsonTooDeepError extends Error {
   }
 }
 
-/**
- * One pass over JSON text, without parsing it: how many objects and lists it holds (`containers`), and where it
- * first nests past `maxDepth` (then the scan stops there). Brackets inside strings do not count.
- */
 export function jsonShape(
   text: string,
   maxDepth: number,
@@ -62,17 +53,12 @@ export function tooDeepAt(text: string, maxDepth: number): { line: number; colum
   return jsonShape(text, maxDepth).tooDeepAt;
 }
 
-/**
- * `JSON.parse(text)` once the text is known to nest at most `maxDepth` levels; throws JsonTooDeepError
- * past it, and JSON.parse's SyntaxError for text that is not JSON.
- */
 export function parseJsonWithin(text: string, maxDepth: number): unknown {
   const at = tooDeepAt(text, maxDepth);
   if (at) throw new JsonTooDeepError(maxDepth, at.line, at.column);
   return JSON.parse(text);
 }
 
-/** What is wrong with a text parseJsonWithin refused, after its name: "is not JSON: …" or "nests deeper …". */
 export function jsonProblem(err: unknown): string {
   if (err instanceof JsonTooDeepError) {
     return (

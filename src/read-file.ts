@@ -1,8 +1,4 @@
-// Reading a file the user names (a configuration, a saved plan) without hanging or growing without
-// bound: it must be a regular file, checked before it is opened (a FIFO, a device such as /dev/zero or
-// a socket is refused at once, never opened), is opened without blocking (a FIFO put in its place
-// meanwhile would block the open forever), and is read up to a size cap, never past it (a file that
-// grows while it is read is refused too).
+// Reading a file the user names.
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 
@@ -59,10 +55,7 @@ export function kindOf(stats: {
   return "not a regular file";
 }
 
-/** The bytes of a regular file of at most `maxBytes`; a FileReadError says what is wrong otherwise. */
 export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
-  // The type first, from stat: a FIFO, device or socket is never opened (opening a device can act).
-  // The open below is still non-blocking and checks again, for a path replaced in between.
   let before;
   try {
     before = await stat(path);

@@ -1,22 +1,4 @@
-// Keeps secrets out of every output: stdout, logs, errors and plan files, and nothing else. The
-// secrets: the API token and key, values that came from `${env:NAME}`, and credentials that travel in
-// a Logpush destination_conf (src/credential-shape.ts destinationCredentials: a URL's user info, query
-// parameters recognised by name, such as keys, passwords, SAS signatures, Azure Functions codes and
-// authorisation headers, and any query value or path segment that looks like a generated token, such
-// as a Sumo Logic source path), so that live values read from the API are hidden too. A short value
-// (under 6 characters, such as `true`) is hidden only where a whole string equals it: hidden inside
-// any text it would blank out unrelated words and ids.
-//
-// Redaction comes before truncation: a text is cut for display only with `clip`, after it was
-// redacted whole, and its cut is marked with `…`. As a second guard, `redact` also hides a piece of
-// 6 characters or more of a secret that a cut left just before (or just after) a `…`.
-//
-// A secret is hidden in every encoding it can take on the way out: as it is, URL-encoded (`%22`, and
-// `+` for a space as a form writes it), and JSON-escaped at any depth (`\"`, `\\`, `\t`, `\\\"` inside
-// a JSON string inside a JSON string, `\u0022`), so that a value holding `"`, `\`, a tab or any other
-// character JSON escapes is still found in a Logpush filter's JSON, a plan file or a SARIF log. Callers
-// redact structured values before they serialize them (redactDeep); `redact` on the serialized text is
-// the last line, and `escapedSecretIn` tells whether an escaped form is left.
+// Keeps secrets out of every output: stdout, logs, errors and plan files, and nothing else.
 
 import { destinationCredentials, isCredentialParam, isTokenValue } from "./credential-shape.js";
 import { setOwn } from "./data-record.js";
@@ -28,20 +10,10 @@ export function isSecretParam(name: string): boolean {
   return isCredentialParam(name);
 }
 
-/**
- * A value that looks like a generated credential (see isTokenValue), as written or percent-decoded:
- * 16 or more characters of a token alphabet mixing upper case, lower case and digits.
- */
 export function isSecretValue(value: string): boolean {
   return isTokenValue(safeDecode(value));
 }
 
-/**
- * The destination with every credential it carries (src/credential-shape.ts destinationCredentials:
- * user info, credential parameters, token path segments) shown as `(sensitive)`, keeping scheme,
- * host, bucket, path and region visible: `s3://logs/{DATE}?region=us-east-1&secret-access-key=(sensitive)`,
- * `https://user:(sensitive)@logs.example.com/in`. A part written as a `${env:…}` reference stays.
- */
 export function redactDestination(destination: string): string {
   let out = "";
   let from = 0;
@@ -56,13 +28,8 @@ export function redactDestination(destination: string): string {
 
 const URL_PARAM = /([?&])([^=&\s"'<>]+)=([^&\s"'<>]*)/g;
 
-/** The user info of a URL inside free text: `scheme://` then what comes before `@` in its authority. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
 
-/**
- * Hides secret query parameters, and the user info (`user:password@`) of URLs, in any text that
- * contains URLs (error messages, log lines).
- */
 export function redactUrlParams(text: string): string {
   if (text.includes("@") && text.includes("://"))
     text = text.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
@@ -100,33 +67,21 @@ export function clipJson(value: unknown, max: number): string | undefined {
 /** What marks a cut. */
 const ELLIPSIS = "…";
 
-/**
- * The text cut to at most `max` characters, its end marked `…`. Give it text that is already redacted
- * (`redactor.redact(whole)`, then `clip`): a secret cut in two is no longer a secret `redact` knows.
- */
+/** The text cut to at most `max` characters, its end marked `…`. */
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 
 export class Redactor {
-  /** Each encoded form of a value (see encodedForms) → what to show instead; the first replacement given wins. */
   private readonly values = new Map<string, string>();
-  /** The forms of a value that differ from the value itself and its URL encoding: escaped for JSON. */
   private readonly escaped = new Set<string>();
   /** A value with every escape decoded (see unescapeAll) → what to show instead. */
   private readonly canonical = new Map<string, string>();
   private readonly whole = new Map<string, string>();
-  /**
-   * Every value in one alternation, longest first (so a secret that contains another is replaced
-   * whole), and the set of their first MIN_SUBSTRING characters: a text none of whose substrings of
-   * that length is in the set holds no value, and is passed over without running the alternation, at
-   * a cost that does not grow with the number of secrets. Built when first needed after a change;
-   * null when there is no value. `canonicalMatcher` is the same for the decoded values.
-   */
   private matcher: { re: RegExp; prefixes: Set<string> } | null | undefined = null;
   private canonicalMatcher: { re: RegExp; prefixes: Set<string> } | null | undefined = null;
 
-  /** `secrets`: value → what to show instead (default `(sensitive)`). Very short values are ignored. */
+  /** `secrets`: value → what to show instead (default `(sensitive)`). */
   constructor(secrets: Iterable<{ value: string; replacement?: string }> = []) {
     for (const s of secrets) this.add(s.value, s.replacement);
   }
@@ -161,10 +116,6 @@ export class Redactor {
     return this.values.size + this.whole.size;
   }
 
-  /**
-   * Known values first, in every encoding (so env values become their references in plan files), then
-   * URL parameters.
-   */
   redact(text: string): string {
     const m = this.matcher === undefined ? this.compile() : this.matcher;
     let out =
@@ -173,11 +124,6 @@ export class Redactor {
     return redactUrlParams(m && out.includes(ELLIPSIS) ? this.hideCutPieces(out) : out);
   }
 
-  /**
-   * Whether `text` (serialized JSON, a plan file) holds a value in an escaped form (`\"`, `\\`, `\t`,
-   * `\u0022`, at any depth): the last check before such a text is written, after its structure was
-   * redacted. The value's name or replacement when one is found.
-   */
   escapedSecretIn(text: string): string | undefined {
     for (const v of this.escaped) if (text.includes(v)) return this.values.get(v);
     if (!text.includes("\\") || this.canonical.size === 0) return undefined;
@@ -185,13 +131,11 @@ export class Redactor {
     return found?.replacement;
   }
 
-  /** Whether `text` holds a value in any form, plain or escaped: what a plan file must never hold. */
   valueIn(text: string): boolean {
     for (const v of this.values.keys()) if (text.includes(v)) return true;
     return this.escapedSecretIn(text) !== undefined;
   }
 
-  /** Each place where a value appears once every escape is decoded, as a span of the text as it is. */
   private decodedMatches(text: string): Array<{ from: number; to: number; replacement: string }> {
     const m = this.canonicalMatcher === undefined ? this.compileCanonical() : this.canonicalMatcher;
     if (!m) return [];
@@ -209,7 +153,6 @@ export class Redactor {
     return spans;
   }
 
-  /** The text with each value hidden where it appears encoded in a way no listed form covers. */
   private redactDecoded(text: string): string {
     const spans = this.decodedMatches(text);
     if (spans.length === 0) return text;
@@ -222,10 +165,6 @@ export class Redactor {
     return out + text.slice(from);
   }
 
-  /**
-   * A text cut before it was redacted holds a secret's start just before `…` (or its end just after):
-   * each such piece of MIN_SUBSTRING characters or more is shown as `(sensitive)`.
-   */
   private hideCutPieces(text: string): string {
     const values = [...this.values.keys()];
     let out = "";
@@ -268,7 +207,6 @@ export class Redactor {
     return this.canonicalMatcher;
   }
 
-  /** One whole string (a value, a name): as `redact`, and also when it equals a short or templated secret. */
   redactString(s: string): string {
     return this.whole.get(s) ?? this.redact(s);
   }
@@ -294,11 +232,6 @@ function jsonEscaped(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
-/**
- * The forms a value takes in zoneform's outputs: as it is and JSON-escaped once, twice and three times
- * (a value inside a filter's JSON inside a plan's JSON inside a log line), each also URL-encoded as
- * encodeURIComponent and as a form (URLSearchParams: a space is `+`) write it.
- */
 function encodedForms(value: string): string[] {
   const out = new Set<string>();
   let v = value;
@@ -322,12 +255,6 @@ const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
   t: "\t",
 };
 
-/**
- * One pass of decoding: a run of backslashes and the escape it ends in (`\\"`, `\\\\\\"`, `\\\\t`,
- * `\\\\u0022`: JSON escapes at any depth) is the character escaped; a run of backslashes before anything
- * else is one backslash; a percent-encoded character (see percentRun) is that character. With `map`,
- * `at[i]` is where decoded character i starts in `text` (and `at[decoded.length]` is text.length).
- */
 function unescapeOnce(text: string, map: boolean): { text: string; at: number[] } {
   let out = "";
   const at: number[] = [];
@@ -373,11 +300,6 @@ function unescapeOnce(text: string, map: boolean): { text: string; at: number[] 
 
 const UTF8 = new TextDecoder("utf-8", { fatal: false });
 
-/**
- * The percent-encoded character at `i` (`%22`, or the two to four bytes of one UTF-8 character, in
- * either case of hex digits) and how many characters of the text encode it; undefined when `%` does
- * not start one.
- */
 function percentRun(text: string, i: number): { chars: string; length: number } | undefined {
   const byte = (k: number) =>
     /^%[0-9a-fA-F]{2}$/.test(text.slice(k, k + 3)) ? Number.parseInt(text.slice(k + 1, k + 3), 16) : -1;
@@ -396,10 +318,6 @@ function percentRun(text: string, i: number): { chars: string; length: number } 
   return chars.includes("\ufffd") ? undefined : { chars, length: 3 * n };
 }
 
-/**
- * The text with every escape decoded, layer after layer (JSON inside a URL inside JSON), and, with
- * `map`, where each decoded character starts in the original (see unescapeOnce).
- */
 function unescapeAll(text: string, map = false): { text: string; at: number[] } {
   let current = unescapeOnce(text, map);
   for (let pass = 1; pass < 4 && current.text !== text && /[\\%]/.test(current.text); pass++) {

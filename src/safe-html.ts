@@ -1,10 +1,4 @@
-// The one HTML escaper, and the one way HTML is built from data: `html` is a tagged template whose every
-// interpolated value is escaped (text and attribute values alike) unless it is itself made by `html`, so
-// a script URL, a justification or a header value can never become markup. Pure.
-//
-// What is escaped: `&` `<` `>` `"` `'` as character references (nothing can open a tag, end an attribute
-// value quoted either way, or name a character), after printable() has made control, invisible and
-// bidirectional characters visible escapes (`\u202e`), as every other format shows them.
+// The one HTML escaper.
 import { printable } from "./safe-text.js";
 
 const ENTITY: Readonly<Record<string, string>> = {
@@ -20,7 +14,6 @@ export function escapeHtml(text: string): string {
   return printable(text).replace(/[&<>"']/g, (c) => ENTITY[c]!);
 }
 
-/** Markup made by `html` (or a constant of the renderer's own): written as it is. */
 export class SafeHtml {
   constructor(readonly markup: string) {}
   toString(): string {
@@ -28,7 +21,6 @@ export class SafeHtml {
   }
 }
 
-/** What `html` takes: text (escaped), numbers, markup it made, lists of these; nothing for absent values. */
 export type HtmlValue = string | number | SafeHtml | readonly HtmlValue[] | undefined | null | false;
 
 function valueHtml(v: HtmlValue): string {
@@ -39,7 +31,6 @@ function valueHtml(v: HtmlValue): string {
   return v.map(valueHtml).join("");
 }
 
-/** Markup from a template: the literal parts as written, every value escaped unless it is SafeHtml. */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0] ?? "";
   values.forEach((v, i) => {

@@ -1,8 +1,4 @@
-// The YAML encoder of zoneform's drafts (`csp suggest`, `inventory`, `export`): text from the API in a
-// YAML file is shown as the characters it is, as printable() shows it on a terminal. A string holding a
-// control, invisible or bidirectional character (safe-text.ts) is written double-quoted, where YAML
-// escapes it (`\u202e`, `\U000E0041`), so that the file reads back as the same value while an editor,
-// a diff or a pull request shows nothing hidden or reordered. Comments are the caller's: printable().
+// The YAML encoder of zoneform's drafts.
 import {
   Document,
   isScalar,
@@ -29,11 +25,6 @@ function quoteUnsafeScalars(doc: Document): void {
   });
 }
 
-/**
- * A document's text with every raw character printable() escapes written as a YAML escape: call it on
- * a document whose scalars went through quoteUnsafeScalars, whose comments are printable, so that such
- * characters are only ever inside double quotes. A raw newline is the text's own.
- */
 export function safeYamlText(doc: Document, opts?: ToStringOptions): string {
   quoteUnsafeScalars(doc);
   return replaceUnsafe(doc.toString(opts), yamlEscape);
@@ -47,10 +38,6 @@ export function safeYamlStringify(
   return safeYamlText(new Document(value, opts), opts);
 }
 
-/**
- * A zoneform document as YAML, as zoneform writes files: lists of plain values (field names, header
- * names) on one line (`[RayID, ClientIP]`), text with hidden characters escaped (safe-yaml.ts).
- */
 export function documentYaml(document: Record<string, unknown>): string {
   const doc = new Document(document, { aliasDuplicateObjects: false });
   visit(doc, {

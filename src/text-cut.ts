@@ -1,8 +1,4 @@
 // Display width, and cutting a text to a width with `…`: at its end, in its middle, a URL in its middle.
-// The width of a character is string-width's (East Asian wide and fullwidth characters and emoji take 2
-// columns, combining marks and colour escapes none, a grapheme cluster such as a family emoji or a flag
-// counts once). Callers pass text that is already redacted and printable (src/redact.ts, safe-text.ts):
-// what is cut here can no longer hold a secret.
 import { createRequire } from "node:module";
 
 export const SGR = /\u001b\[[0-9;]*m/g;
@@ -12,12 +8,6 @@ const PLAIN = /^(?:[\x20-\x7e]|\u001b\[[0-9;]*m)*$/;
 let fullWidth: ((s: string) => number) | undefined;
 let segmenter: Intl.Segmenter | undefined;
 
-/**
- * string-width, loaded the first time a text that is not plain ASCII is measured: setting it up (its
- * Unicode tables, an Intl.Segmenter, its emoji expressions) costs more than a command's own start, and
- * most texts are plain. In the bundled executable it is bundled and initialised on first use
- * (scripts/bundle-cli.mjs); in the library, required from node_modules.
- */
 function stringWidth(s: string): number {
   if (PLAIN.test(s)) return s.replace(SGR, "").length;
   fullWidth ??= (
@@ -28,7 +18,6 @@ function stringWidth(s: string): number {
   return fullWidth(s);
 }
 
-/** Grapheme clusters, segmented by an Intl.Segmenter made on first use (it loads ICU's break rules). */
 function graphemeSegments(s: string): Intl.Segments {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return segmenter.segment(s);
@@ -74,21 +63,15 @@ function tailWithin(s: string, width: number): string {
   return out;
 }
 
-/** `s` cut to at most `width` columns, ending in … when cut (colour escapes dropped from a cut text). */
 export function clipWidth(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   if (width <= 0) return "";
   return `${headWithin(stripAnsi(s), width - 1)}…`;
 }
 
-/** Where an identifier's parts meet: a middle cut prefers to end its start after one and begin its end at one. */
 const BOUNDARY = /[_.\-/:@ ]/;
 const LAST_BOUNDARY = /[_.\-/:@ ][^_.\-/:@ ]*$/;
 
-/**
- * `s` cut in its middle to at most `width` columns, start and end kept at part boundaries when that costs
- * little (`scriptmonitor_…_new_resources`); a start without one is kept short, as the end tells ids apart.
- */
 export function clipMiddle(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   const plain = stripAnsi(s);
@@ -105,11 +88,6 @@ export function clipMiddle(s: string, width: number): string {
   return `${head}…${tail.trimStart()}`;
 }
 
-/**
- * A URL cut in the middle to at most `width` columns: its scheme and host kept, then …, then as much of
- * its end as fits, from a `/` when the file name fits (`https://cdn.example.com/…/app.js`). Text that
- * is not a URL with a host, or a width that cannot hold the host, is cut at the end (clipWidth).
- */
 export function clipUrl(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   const plain = stripAnsi(s);

@@ -1,7 +1,4 @@
-// Fitting text to a terminal's columns (widths and cuts: text-cut.ts). Lines are broken at spaces, and a
-// word longer than a line at its token boundaries (after `/ , ; & ? =`), never inside an id or a path
-// segment that fits a line; a colour or dim run a break splits is closed at the end of its line and opened
-// again on the next. Tables fit their columns, a cell cut or wrapped in its column (layoutTable).
+// Fitting text to a terminal's columns (widths and cuts: text-cut.ts).
 import { clipMiddle, clipUrl, clipWidth, clusters, displayWidth, SGR, stripAnsi, urlEssentials } from "./text-cut.js";
 
 export { clipMiddle, clipUrl, clipWidth, displayWidth } from "./text-cut.js";
@@ -10,24 +7,13 @@ const SGR_ONE = /^\u001b\[([0-9;]*)m$/;
 const RESET = "\u001b[0m";
 
 export interface FitOptions {
-  /**
-   * A word longer than a whole line: `clip` cuts it with … (values), `break` splits it at its token
-   * boundaries (messages, nothing lost). Default clip.
-   */
   long?: "clip" | "break";
-  /** Columns continuation lines are indented by (default: four more than the line, at most half the width). */
   hang?: number;
 }
 
-/** A message's tokens, each ending after `/ , ; & ? =`. */
 const TOKENS = /[^/,;&?=]*[/,;&?=]*/g;
-/** An identifier's parts, each ending after `_ . - / : @`, a space or a message's boundary. */
 const PARTS = /[^/,;&?=_.:@ -]*[/,;&?=_.:@ -]*/g;
 
-/**
- * Pieces of a word longer than a line, each ending after a token boundary (`tokens`); a piece still
- * longer than `width` (no boundary in it) is split between characters, escapes kept.
- */
 function wordPieces(word: string, width: number, tokens: RegExp = TOKENS): string[] {
   const parts = word.match(tokens)!.filter((t) => t !== "");
   const out: string[] = [];
@@ -58,11 +44,6 @@ function wordPieces(word: string, width: number, tokens: RegExp = TOKENS): strin
   return out;
 }
 
-/**
- * One line fitted to `width` columns: words carried to continuation lines indented four more than
- * the line (at most half the width); a word longer than a line is cut or broken (FitOptions.long).
- * A colour run that goes over a break is closed at the end of its line and opened again on the next.
- */
 export function fitLine(line: string, width: number, opts: FitOptions = {}): string[] {
   if (displayWidth(line) <= width) return [line];
   const lead = /^ */.exec(stripAnsi(line))![0].length;
@@ -120,7 +101,6 @@ export function fitLine(line: string, width: number, opts: FitOptions = {}): str
   return closeStyles(lines);
 }
 
-/** The SGR escapes in force at the end of `line`, given those in force at its start. */
 function stylesAfter(line: string, open: string[]): string[] {
   let styles = open;
   for (const m of line.matchAll(SGR)) {
@@ -133,7 +113,6 @@ function stylesAfter(line: string, open: string[]): string[] {
   return styles;
 }
 
-/** Each line of a broken one ends with its open styles closed, and the next opens them again after its indent. */
 function closeStyles(lines: string[]): string[] {
   let open: string[] = [];
   return lines.map((l) => {
@@ -143,7 +122,6 @@ function closeStyles(lines: string[]): string[] {
   });
 }
 
-/** Every line of `text` fitted to `width` columns (fitLine); `undefined` width leaves it as it is. */
 export function fitText(text: string, width: number | undefined, opts: FitOptions = {}): string {
   if (width === undefined) return text;
   return text
@@ -152,22 +130,10 @@ export function fitText(text: string, width: number | undefined, opts: FitOption
     .join("\n");
 }
 
-/** A column of a table (layoutTable); a bare string is a title with the defaults. */
 export interface TableColumn {
   title: string;
-  /**
-   * How a cell too wide is cut: in its middle (default; at its `end` for a yielding column, as a hash is told by
-   * its start), a URL in its middle, or never (`wrap`: prose and lists go on over lines at their spaces).
-   */
   clip?: "middle" | "end" | "url" | "wrap";
-  /** The narrowest the column is made before a table gives up (default 8, or less when all it holds is). */
   min?: number;
-  /**
-   * A column that yields first when the table is too wide (a hash, a host the URL shows too): narrowed to
-   * its `min` before the others, and dropped while another column is cut short (under 20 columns, or a
-   * URL whose host and file name do not both show); a higher number is dropped first (true is 1), then
-   * the rightmost.
-   */
   yields?: boolean | number;
 }
 
@@ -175,14 +141,8 @@ function rank(c: TableColumn): number {
   return c.yields === true ? 1 : typeof c.yields === "number" ? c.yields : 0;
 }
 
-/** Below this, a column cut to share the width makes a table drop a yielding column (TableColumn.yields). */
 const COMFORTABLE = 20;
 
-/**
- * Widths for `cols` within `room` columns (separators excluded): as they are when they fit; else the
- * yielding columns at their minimum and the others capped at one width, the largest that fits, so
- * that a narrow column keeps what it holds and the wide ones share the rest.
- */
 function shareWidth(
   natural: readonly number[],
   mins: readonly number[],
@@ -211,7 +171,6 @@ function shareWidth(
   return { widths };
 }
 
-/** The columns shown and the width of each within `width` (indent excluded): yielding ones narrowed, then dropped. */
 function columnWidths(
   cols: readonly TableColumn[],
   rows: ReadonlyArray<readonly string[]>,
@@ -261,13 +220,11 @@ function columnWidths(
   }
 }
 
-/** An operator a wrap keeps with the numbers beside it (`3 < 10` stays on one line). */
 const OPERATOR = /^(?:[<>=≤≥‹›]|[<>!=]=)$/;
 
 /** Between units: what follows starts a line (pack). */
 const NEW_LINE = "\n";
 
-/** A wrapped cell's units: a `; ` list's items whole when they fit, else on lines of their own at their spaces. */
 function wrapUnits(s: string, width: number): string[] {
   return s.split(/(?<=;) /).flatMap((item, i, items) => {
     const sep = i < items.length - 1 ? " " : "";
@@ -286,7 +243,6 @@ function wrapUnits(s: string, width: number): string[] {
   });
 }
 
-/** Units packed into lines of at most `width` columns, as many on a line as fit. */
 function pack(units: readonly string[], width: number): string[] {
   const lines: string[] = [];
   let cur = "";
@@ -301,7 +257,6 @@ function pack(units: readonly string[], width: number): string[] {
   return lines;
 }
 
-/** A cell over lines of its column: prose at its spaces (wrap), an identifier or a URL at its parts. */
 function cellLines(s: string, width: number, prose: boolean): string[] {
   if (displayWidth(s) <= width) return [s];
   return pack(prose ? wrapUnits(s, width) : wordPieces(s, width, PARTS), width);
@@ -313,7 +268,6 @@ function cutter(c: TableColumn): (s: string, width: number) => string {
   return clip === "url" ? clipUrl : clip === "end" ? clipWidth : clipMiddle;
 }
 
-/** Cells each cut by `cut`, or all left whole when that would make two different ones alike. */
 export function cutApart(cells: readonly string[], cut: (s: string) => string): string[] {
   const out = cells.map(cut);
   return new Set(out).size === new Set(cells).size ? out : [...cells];
@@ -325,13 +279,6 @@ function keepsApart(cells: readonly string[], width: number, cut: (s: string, wi
   return new Set([...distinct].map((c) => cut(c, width))).size === distinct.size;
 }
 
-/**
- * A table of columns padded to their widths, two spaces apart, fitted to `width`: a column narrower than its
- * share keeps its width, the wider ones share the rest and their cells are cut (TableColumn.clip), or wrapped
- * in their column, the others blank there, when a cut would make two of its different cells alike, so that
- * every row stays told apart. Columns that yield are narrowed first and dropped when the others would be cut
- * too short.
- */
 export function layoutTable(
   header: ReadonlyArray<string | TableColumn>,
   rows: ReadonlyArray<readonly string[]>,

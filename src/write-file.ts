@@ -1,8 +1,5 @@
-// Writing a file the user names (`plan --out`, `export --out`, `waf-migration config --write`): never
-// over an existing file unless --force, and never half a file. The content goes to a new temporary
-// file beside the target (created with the mode asked for), which is then linked in place (fails if
-// the target exists, so a file that appears meanwhile is not replaced either) or, with --force,
-// renamed over it (an existing file's mode is not kept).
+// Writing a file the user names (`plan --out`, `export --out`, `waf-migration config --write`): never over an
+// existing file unless --force, and never half a file.
 import { constants, lstatSync } from "node:fs";
 import { copyFile, link, rename, rm, writeFile } from "node:fs/promises";
 import { RuntimeError, UsageError } from "./errors.js";
@@ -12,7 +9,7 @@ export interface WriteOptions {
   force?: boolean;
   /** Mode of a new file (before the umask); default 0o666. */
   mode?: number;
-  /** How the command line named the file, for messages: `--out plan.json`. Default: the path. */
+  /** How the command line named the file, for messages: `--out plan.json`. */
   label?: string;
 }
 
@@ -20,7 +17,6 @@ function existsError(label: string): UsageError {
   return new UsageError(`${label}: the file exists; pass --force to overwrite it`);
 }
 
-/** Refuses (exit 3) when `path` exists and --force was not given: checked before any work is done. */
 export function refuseExisting(path: string, opts: WriteOptions = {}): void {
   if (opts.force) return;
   try {

@@ -1,9 +1,4 @@
-// apply (after the merge): the reviewed plan (reviewed-plan.ts), applied by
-// `zoneform apply PLAN -c CONFIG --expect-digest D --auto-approve`, which applies exactly that plan, or
-// nothing when the plan's desired state is not the merged files' or the zones changed since. When it
-// refuses or stops part-way, a new plan from the merged files says what is left: nothing ("Already
-// applied"), or a plan for a person to review. What the summary says comes from values: the exit code,
-// the digests and the counts of the plan files.
+// apply (after the merge): the reviewed plan from the pull request's run, applied. Spec: docs/ci.md.
 import { basename } from "node:path";
 import { ActionFailed, codeBlock, configArgs, configPath, lastLines, zoneArgs, type Context } from "./context.js";
 import { mdCode, mdText } from "../safe-markdown.js";
@@ -25,8 +20,8 @@ export async function apply(ctx: Context): Promise<void> {
   try {
     reviewed = await reviewedPlan(ctx);
   } catch (err) {
-    // Whatever stopped the search (a refusal, GitHub's answer, a file that could not be written): nothing
-    // was sent to Cloudflare.
+    // Whatever stopped the search (a refusal, GitHub's answer, a file that could not be written): nothing was sent to
+    // Cloudflare.
     refused(ctx, err instanceof Error ? err.message : String(err));
   }
   runner.setOutput("digest", reviewed.digest);
@@ -60,7 +55,6 @@ export async function apply(ctx: Context): Promise<void> {
     );
     throw new ActionFailed(`zoneform apply failed (exit ${applied.code}): ${lastLines(applied.stderr, 5)}`);
   }
-  // Refused (exit 1: nothing written) or stopped part-way (exit 4): what is left, planned from the files.
   const why =
     applied.code === 1
       ? `zoneform apply refused ${reviewed.sourceText} (exit 1): nothing was written.`

@@ -1,6 +1,4 @@
-// The pull request's base configuration, for `plan --base`: what audit checks (the script inventory, which
-// nothing writes to Cloudflare) is then shown as the diff a reviewer reads. Read from the base commit with
-// git (fetched when the checkout lacks it), written to a directory of its own; every git call is bounded.
+// The pull request's base configuration, for `plan --base`.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,10 +1,5 @@
 // The environment the zoneform CLI is given inside the Action: an allow-list, never the runner's own.
-// A pull request's configuration can reference any variable with `${env:NAME}` and zoneform would put
-// its value into a write (a Logpush destination, a description), so the CLI gets only what the files
-// reference, zoneform's own variables and what Node needs; the runner's variables (its runtime token,
-// the job's GITHUB_TOKEN, the Action's inputs with github-token) never, even when referenced. The
-// Action's own code (GitHub's API, outputs, summary) keeps the runner's whole environment. docs/ci.md,
-// "What zoneform is given", lists it.
+// Spec: docs/ci.md, "What zoneform is given".
 import { readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import { readRegularFile } from "../read-file.js";
@@ -16,10 +11,6 @@ import type { Env } from "./runner.js";
 const RUNNER_PREFIXES = ["GITHUB_", "ACTIONS_", "RUNNER_", "INPUT_"] as const;
 /** zoneform's own variables (docs/connecting.md, docs/commands/README.md) and the locale's categories. */
 const PASSED_PREFIXES = ["CLOUDFLARE_", "ZONEFORM_", "LC_"] as const;
-/**
- * What Node and the HTTP client read, and the CLI's output settings (NO_COLOR, COLUMNS: docs/commands/
- * README.md), compared in upper case (http_proxy as HTTP_PROXY).
- */
 const PASSED_NAMES: ReadonlySet<string> = new Set([
   "PATH",
   "HOME",
@@ -39,13 +30,11 @@ const PASSED_NAMES: ReadonlySet<string> = new Set([
 /** config/load.ts reads no larger configuration file. */
 const MAX_CONFIG_FILE_BYTES = 10 * 1024 * 1024;
 
-/** A `${env:NAME}` reference of a configuration file: the name as written, the file as shown. */
 export interface EnvReference {
   name: string;
   file: string;
 }
 
-/** Why a variable is never given to the CLI, or undefined when it may be. */
 export function neverPassed(name: string, value: string | undefined, token: string): string | undefined {
   const upper = name.toUpperCase();
   if (RUNNER_PREFIXES.some((p) => upper.startsWith(p))) return "a runner variable";
@@ -54,10 +43,6 @@ export function neverPassed(name: string, value: string | undefined, token: stri
   return undefined;
 }
 
-/**
- * The CLI's environment: of the runner's `env`, the variables named in `referenced`, CLOUDFLARE_*,
- * ZONEFORM_*, LC_* and PASSED_NAMES, less every variable `neverPassed` refuses.
- */
 export function cliEnvironment(env: Env, referenced: Iterable<string>, token: string): Env {
   const wanted = new Set(referenced);
   const out: Env = {};
@@ -70,7 +55,6 @@ export function cliEnvironment(env: Env, referenced: Iterable<string>, token: st
   return out;
 }
 
-/** The files config/load.ts reads for `config`: the file, or the *.yaml / *.yml of the folder, sorted. */
 async function configFiles(config: string): Promise<string[]> {
   try {
     if (!(await stat(config)).isDirectory()) return [config];
@@ -81,15 +65,10 @@ async function configFiles(config: string): Promise<string[]> {
       .sort()
       .map((name) => join(config, name));
   } catch {
-    return []; // the CLI says why it cannot be read
+    return [];
   }
 }
 
-/**
- * Every `${env:…}` reference in the text of the configuration's files, by the file's one template
- * syntax (template.ts: `$${` is an escape). The name is kept as written even when it is not a valid
- * one (`INPUT_GITHUB-TOKEN`), so that such a reference of a runner variable is refused by name too.
- */
 export async function configReferences(config: string, workspace: string): Promise<EnvReference[]> {
   const out: EnvReference[] = [];
   for (const path of await configFiles(config)) {
@@ -97,7 +76,7 @@ export async function configReferences(config: string, workspace: string): Promi
     try {
       text = (await readRegularFile(path, MAX_CONFIG_FILE_BYTES)).toString("utf8");
     } catch {
-      continue; // the CLI says why it cannot be read
+      continue;
     }
     const rel = relative(workspace, path);
     const file = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
@@ -109,10 +88,6 @@ export async function configReferences(config: string, workspace: string): Promi
   return out;
 }
 
-/**
- * One line naming each reference of a variable the CLI is never given, and its file; undefined when
- * there is none. Without it the CLI would say only that the variable is not set.
- */
 export function refusedReferences(refs: readonly EnvReference[], env: Env, token: string): string | undefined {
   const seen = new Set<string>();
   const named: string[] = [];

@@ -1,7 +1,4 @@
-// Which comments of a pull request are the Action's own: those whose author is the token's identity
-// (GET /user; github-actions[bot] for the job's GITHUB_TOKEN) and whose first line is its marker
-// (marker.ts). Another account's comment, a person's or another app's bot's, is never edited and
-// never read for a digest, whatever it starts with. Pure.
+// Which comments of a pull request are the Action's own.
 import { COMMENT_MARKER } from "../plan/index.js";
 import type { Comment, Identity } from "./github.js";
 import { readMarker, type PlanMarker } from "./marker.js";
@@ -28,11 +25,6 @@ export function ownMarkedComments(comments: readonly Comment[], who: Identity): 
   return out;
 }
 
-/**
- * The one comment the plan mode keeps up to date: the identity's oldest comment with the marker, else
- * its oldest that starts with the marker of the Action's earlier versions (`<!-- zoneform plan -->` on
- * line 1), else none (a new one is made).
- */
 export function planCommentToUpdate(comments: readonly Comment[], who: Identity): Comment | undefined {
   const marked = ownMarkedComments(comments, who)[0];
   if (marked) return marked.comment;

@@ -1,6 +1,4 @@
-// What every mode of the Action works with: the runner, the zoneform CLI in this process, the
-// workspace, GitHub's API and the token's identity; and the small helpers they share for paths and for
-// the Markdown they write (summary, comment).
+// What every mode of the Action works with.
 import { resolve } from "node:path";
 import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { mdCodeBlock } from "../safe-markdown.js";
@@ -8,7 +6,6 @@ import type { Zoneform } from "./cli.js";
 import type { GitHub, Identity } from "./github.js";
 import type { Runner } from "./runner.js";
 
-/** A mode's refusal or failure: its message becomes the step's ::error:: and the step fails. */
 export class ActionFailed extends Error {
   override name = "ActionFailed";
 }
@@ -20,10 +17,8 @@ export interface Context {
   workspace: string;
   /** The environment the CLI sees: an allow-list of the runner's (cli-env.ts). */
   cliEnv: Runner["env"];
-  /** The line naming the configuration's references of variables the CLI is never given, if any. */
   refused: string | undefined;
   github?: GitHub;
-  /** Who the token is (GET /user, else github-actions[bot]); asked once, when a mode needs it. */
   identity(): Promise<Identity>;
 }
 
@@ -61,7 +56,6 @@ export function runLink(env: Runner["env"], runId: string): string {
   return url ? `[run ${runId}](${url})` : `run ${runId}`;
 }
 
-/** A block of text from elsewhere (the CLI's messages), as a fenced code block (safe-markdown.ts). */
 export function codeBlock(text: string): string {
   return `${mdCodeBlock(text.trimEnd().split("\n"))}\n`;
 }

@@ -1,9 +1,4 @@
-// The files the Action writes (a downloaded plan, the drift, the SARIF): never through a symbolic
-// link. A checkout can hold links (a committed `zoneform-drift.json -> /home/runner/.bashrc`, or a
-// folder that is one), and a scheduled run writing through one would change a file outside the
-// workspace. So: inside the workspace, no folder on the way may be a link; the file itself is written
-// by writeFileSafely (write-file.ts), which puts a new file in place of whatever is at the path (a
-// link is replaced, not followed).
+// The files the Action writes (a downloaded plan, the drift, the SARIF): never through a symbolic link.
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { writeFileSafely } from "../write-file.js";
@@ -21,7 +16,7 @@ export function checkNoLinkedFolder(workspace: string, path: string, label: stri
     try {
       linked = lstatSync(at).isSymbolicLink();
     } catch {
-      return; // the rest does not exist yet: nothing to follow
+      return;
     }
     if (linked)
       throw new ActionFailed(
@@ -37,7 +32,6 @@ export function checkNoLinkedFolder(workspace: string, path: string, label: stri
     );
 }
 
-/** The path an input names (or its default), resolved in the workspace and checked for linked folders. */
 export function outputPath(workspace: string, given: string, fallback: string, label: string): string {
   const path = resolve(workspace, given || fallback);
   checkNoLinkedFolder(workspace, path, label);

@@ -1,8 +1,4 @@
-// The few calls of GitHub's REST API the Action makes, with the job's token: who the token is, the
-// pull request's comments (list, create, update), the pull requests a pushed commit belongs to, one
-// workflow run, that run's artifacts, and an artifact's bytes (a file uploaded unzipped, `archive:
-// false`). Every call is bounded in time and size; an answer that is not what the API documents is an
-// error, never a guess. Nothing here decides: github's answers are data, checked by reviewed-plan.ts.
+// The few calls of GitHub's REST API the Action makes, with the job's token.
 
 /** Longest any one call may take. */
 const CALL_TIMEOUT_MS = 30_000;
@@ -41,14 +37,12 @@ export interface Artifact {
   workflow_run?: { id?: number; head_sha?: string } | null;
 }
 
-/** Who the token acts as: the author of the comments the Action makes with it. */
 export interface Identity {
   login: string;
   /** An app's bot (`github-actions[bot]`): its comments have `user.type` "Bot". */
   bot: boolean;
 }
 
-/** The job's GITHUB_TOKEN is an installation token of GitHub Actions' app: its comments are this bot's. */
 export const ACTIONS_BOT: Identity = { login: "github-actions[bot]", bot: true };
 
 class GitHubError extends Error {
@@ -136,10 +130,7 @@ export class GitHub {
     throw new GitHubError(`GitHub API GET ${path}: more than ${MAX_PAGES} pages`);
   }
 
-  /**
-   * Who the token is (GET /user). The job's GITHUB_TOKEN, an installation token, may not read it (HTTP
-   * 403): its comments are github-actions[bot]'s.
-   */
+  /** Who the token is (GET /user). */
   async identity(): Promise<Identity> {
     let user: unknown;
     try {

@@ -1,5 +1,4 @@
-// The Action as a function of the runner's environment: the mode(s) to run, the zoneform CLI of this
-// commit in-process, and GitHub's REST API with the job's token.
+// The Action as a function of the runner's environment.
 import { cliEnvironment, configReferences, refusedReferences } from "./cli-env.js";
 import { zoneformIn } from "./cli.js";
 import { ActionFailed, configPath, type Context } from "./context.js";
@@ -7,7 +6,6 @@ import { GitHub, type Identity } from "./github.js";
 import { modesFor, RUN } from "./modes.js";
 import { fence, runnerFrom, type Env, type Runner } from "./runner.js";
 
-/** Runs the Action; returns the process exit code (0, or 1 after an ::error:: line). */
 export async function runAction(env: Env, cwd: string, write?: (text: string) => void): Promise<number> {
   let runner: Runner;
   try {

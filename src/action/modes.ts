@@ -1,5 +1,5 @@
-// What the Action does in each mode (docs/ci.md): plan on a pull request (plan-mode.ts), apply the
-// reviewed plan after the merge (apply-mode.ts), drift and audit on a schedule (schedule-modes.ts).
+// What the Action does in each mode.
+// Spec: docs/ci.md.
 import { apply } from "./apply-mode.js";
 import { ActionFailed, type Context } from "./context.js";
 import { plan } from "./plan-mode.js";

@@ -1,7 +1,5 @@
-// plan (on a pull request): validate, `plan --out`, then the plan read back as values (saved-plan.ts)
-// for the outputs, the job summary and the one comment the Action keeps on the pull request. The
-// comment's first line is the marker (marker.ts) naming the digest, the head commit and this run: the
-// apply after the merge takes the plan from this run's artifact and nothing else.
+// plan (on a pull request): validate, `plan --out`, the outputs, the job summary and the one comment.
+// Spec: docs/ci.md.
 import { basename } from "node:path";
 import { planCommentToUpdate } from "./comments.js";
 import {
@@ -20,10 +18,8 @@ import { outputPath } from "./files.js";
 import { isCommitSha, isRunId, markerLine, type PlanMarker } from "./marker.js";
 import { planMarkdown, readSavedPlan } from "./saved-plan.js";
 
-/** Room for the plan under GitHub's 65 536-character comment, with the marker and the footer. */
 export const COMMENT_MAX_BYTES = 62_000;
 
-/** The saved plan's file name for a commit: also the artifact's name (uploaded with `archive: false`). */
 export function planFileName(sha: string): string {
   return `zoneform-plan-${sha}.json`;
 }
@@ -35,7 +31,6 @@ interface PullRequestEvent {
   base: unknown;
 }
 
-/** The pull request of a `pull_request` event, checked: a number and a 40-hex head commit. */
 function pullRequestOf(ctx: Context): PullRequestEvent | undefined {
   const pr = ctx.runner.event.pull_request as
     | { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } }

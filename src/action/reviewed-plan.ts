@@ -1,13 +1,4 @@
 // apply's input: the plan a person reviewed, bound link by link to the merged pull request.
-//
-//   pushed commit ─▶ the one pull request merged as it (merge_commit_sha) into this branch
-//   ─▶ the Action's own comment on it (author = the token's identity, marker on line 1) for its head
-//   ─▶ the run the marker names: this repository's, a pull_request run, of that head commit
-//   ─▶ that run's one artifact zoneform-plan-<head>.json ─▶ a plan whose digest (computed) is the marker's
-//
-// Any link missing, ambiguous or different refuses, saying what was expected; nothing is written
-// anywhere before the end of the chain (the plan file last, through files.ts). A run by hand names the
-// plan file and its digest instead (inputs plan-path and digest).
 import { ownMarkedComments } from "./comments.js";
 import { ActionFailed, github, runLink, type Context } from "./context.js";
 import { outputPath, writeOutput } from "./files.js";
@@ -20,7 +11,6 @@ export interface Reviewed {
   digest: string;
   planPath: string;
   saved: SavedPlan;
-  /** Which plan it is, in Markdown (the summary): `the plan reviewed on #7 (head …, run …)`. */
   source: string;
   /** The same in plain text (messages). */
   sourceText: string;
@@ -83,7 +73,6 @@ async function mergedPullRequest(gh: GitHub, sha: string, branch: string): Promi
   return pr;
 }
 
-/** The marker of the Action's own comment on the pull request for its head commit. */
 async function reviewedMarker(ctx: Context, gh: GitHub, pr: number, head: string): Promise<PlanMarker> {
   const who = await ctx.identity();
   const own = ownMarkedComments(await gh.listComments(pr), who);
@@ -112,7 +101,6 @@ async function reviewedMarker(ctx: Context, gh: GitHub, pr: number, head: string
   return marker;
 }
 
-/** Checks that the run is this repository's pull_request run of `head`; throws saying what differs. */
 async function checkRun(gh: GitHub, runId: string, head: string, pr: number): Promise<void> {
   const expected = `run ${runId} of ${gh.repo}: a pull_request run of ${head}, in ${gh.repo} itself`;
   let run;

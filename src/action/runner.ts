@@ -1,17 +1,4 @@
-// What a GitHub Actions runner gives a JavaScript action, without @actions/core: inputs as INPUT_<NAME>
-// variables, the event (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH), the files for outputs and the job
-// summary (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), and workflow commands on stdout (::error::, ::notice::,
-// ::group::). https://docs.github.com/actions/reference/workflows-and-actions/workflow-commands
-//
-// The log obeys no data. The runner acts on `::command::` at the start of a line (after spaces) and on
-// `##[command]` anywhere in one, so:
-//  - text the Action did not write itself (what the zoneform CLI prints: live descriptions, values of
-//    the file) goes out only through `fenced`, between `::stop-commands::<token>` and `::<token>::`, a
-//    fresh random token per block that does not occur in the block (checked): nothing inside can act,
-//    nor end the block early;
-//  - a message of the Action's own commands (::error:: and the rest) has %, CR and LF escaped, so it
-//    stays one command, and its other characters made printable (safe-text.ts);
-//  - outputs go to the GITHUB_OUTPUT file, each value between random delimiters it does not contain.
+// What a GitHub Actions runner gives a JavaScript action, without @actions/core.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import { printable } from "../safe-text.js";
@@ -28,9 +15,7 @@ export interface Runner {
   event: Record<string, any>;
   setOutput(name: string, value: string): void;
   summary(markdown: string): void;
-  /** A line of the Action's own (no data that is not its own: use `fenced` for that). */
   log(line: string): void;
-  /** Text from elsewhere (the CLI's output), shown in the log where no workflow command in it can act. */
   fenced(text: string): void;
   error(message: string): void;
   warning(message: string): void;
@@ -38,12 +23,10 @@ export interface Runner {
   group<T>(title: string, body: () => Promise<T>): Promise<T>;
 }
 
-/** A workflow command's data: printable, with %, CR and LF escaped so that a message stays one command. */
 export function escapeData(text: string): string {
   return printable(text, { keepNewlines: true }).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 
-/** `name<<DELIMITER` … `DELIMITER`: a value of any text, with a delimiter it does not contain. */
 export function outputRecord(name: string, value: string): string {
   let delimiter: string;
   do delimiter = `ghadelimiter_${randomBytes(16).toString("hex")}`;
@@ -51,11 +34,7 @@ export function outputRecord(name: string, value: string): string {
   return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
 }
 
-/**
- * `text` between `::stop-commands::TOKEN` and `::TOKEN::`: the runner ignores every workflow command
- * in between. The token is new for each block and absent from the text (the runner compares command
- * names without case), so nothing in the text can end the block.
- */
+/** `text` between `::stop-commands::TOKEN` and `::TOKEN::`: the runner ignores every workflow command in between. */
 export function fence(text: string): string {
   const lower = text.toLowerCase();
   let token: string;
@@ -92,8 +71,6 @@ export function runnerFrom(env: Env, write: (text: string) => void = (t) => proc
     summary: (markdown) => appendTo("GITHUB_STEP_SUMMARY", markdown.endsWith("\n") ? markdown : `${markdown}\n`),
     log: (line) => {
       const text = line.endsWith("\n") ? line : `${line}\n`;
-      // The Action's own lines hold no command; one that looks like it anyway (a path an input named)
-      // is shown fenced, as data.
       write(/^\s*::|##\[/m.test(text) ? fence(text) : text);
     },
     fenced: (text) => write(fence(text)),

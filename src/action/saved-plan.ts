@@ -1,8 +1,4 @@
-// A saved plan as values, through the library (src/index.ts): the plan read and checked as
-// `zoneform show` checks it (form, recorded digest, what it shows against its operations), its digest
-// and its counts computed by zoneform, never read from text; and its Markdown, by the same renderer
-// as `zoneform show --format markdown`. What the Action decides on (has-changes, the digest it writes
-// in its marker and checks a downloaded plan against, "already applied") comes from here.
+// A saved plan as values, through the library.
 import { planForShow } from "../cli/index.js";
 import {
   parsePlanFile,
@@ -35,7 +31,6 @@ function values(plan: Plan): SavedPlan {
   };
 }
 
-/** The library's refusal of a plan file (not a plan, changed after it was made) as the Action's. */
 async function checked(read: () => Promise<Plan>): Promise<SavedPlan> {
   try {
     return values(await read());
@@ -50,12 +45,10 @@ export function readSavedPlan(path: string): Promise<SavedPlan> {
   return checked(() => readPlanFile(path));
 }
 
-/** A plan file's text (a downloaded artifact, drift's JSON); `name` is how messages name the file. */
 export function parseSavedPlan(text: string, name: string): Promise<SavedPlan> {
   return checked(() => parsePlanFile(text, name));
 }
 
-/** The plan in Markdown with its digest line, as `zoneform show --format markdown` shows it. */
 export function planMarkdown(saved: SavedPlan, opts: { maxBytes: number; fullPlan?: string }): string {
   return (
     renderPlanMarkdown(planForShow(saved.plan), { maxBytes: opts.maxBytes, fullPlan: opts.fullPlan }) +

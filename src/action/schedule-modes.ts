@@ -1,7 +1,4 @@
-// drift and audit (on a schedule): read-only. drift saves the drift (a plan in JSON) and shows it;
-// audit shows its Markdown report and saves its SARIF for code scanning; with evidence-dir, its Markdown
-// run also adds the run's record to that folder, and the period the folder covers follows in the summary.
-// The files are written through files.ts (never through a link in the checkout).
+// drift and audit (on a schedule): read-only.
 import { lstatSync } from "node:fs";
 import { ActionFailed, codeBlock, configArgs, configPath, lastLines, type Context } from "./context.js";
 import { outputPath, writeOutput } from "./files.js";
@@ -30,20 +27,13 @@ export async function drift(ctx: Context): Promise<void> {
   if (drifted) throw new ActionFailed("drift: the zones no longer match the files (the job summary shows how)");
 }
 
-/**
- * The zones to audit: the input zone, else every zone of the configuration (`audit -c FILE` audits
- * each with its account's token, in one report, and says so when the file declares none).
- */
 function auditArgs(ctx: Context): string[] {
   const zone = ctx.runner.input("zone");
   const config = configPath(ctx);
   return zone ? ["-c", config, "--zone", zone] : ["-c", config];
 }
 
-/**
- * The input evidence-dir resolved in the workspace, or undefined when it is empty. The CLI writes the
- * record inside it, so neither the folder itself nor a folder above it in the workspace may be a link.
- */
+/** The input evidence-dir resolved in the workspace, or undefined when it is empty. */
 function evidenceDir(ctx: Context): string | undefined {
   const given = ctx.runner.input("evidence-dir");
   if (!given) return undefined;
@@ -61,10 +51,6 @@ function evidenceDir(ctx: Context): string | undefined {
   return dir;
 }
 
-/**
- * `zoneform evidence DIR --format markdown` into the summary; resolves with the failure to report, if
- * any (exit 2: the record does not hold), once the summary is written.
- */
 async function showPeriod(ctx: Context, dir: string): Promise<string | undefined> {
   const run = await ctx.zoneform(["evidence", dir, "--format", "markdown"], { quiet: true });
   if (run.code !== 0 && run.code !== 2) {

@@ -1,8 +1,5 @@
-// The schema of `defaults:`, derived from the zone's when the published schema is assembled (so it
-// follows every section's fragment): a zone's sections, where a mapping reached through mappings does
-// not require its keys (a zone may give them), lists taken whole (an entry of a list is complete where
-// it is written). A zone's identity keys and the sections that exist in one zone only are listed with a
-// schema no value meets and a message saying why, which editors show as zoneform does.
+// The schema of `defaults:`, derived from the zone's so that it follows every section's fragment.
+// Spec: docs/configuration.md, defaults.
 import { DEFAULTS_KEY, IDENTITY_KEYS, zoneOnlyPaths } from "./defaults.js";
 
 type Json = Record<string, any>;
@@ -10,7 +7,6 @@ type Json = Record<string, any>;
 /** The suffix of a definition's copy for defaults: `owasp` → `owaspDefault`. */
 const COPY_SUFFIX = "Default";
 
-/** A property no value meets, with the message to show: the key is listed only to say why not. */
 function refusal(message: string): Json {
   return { description: `Not allowed here: ${message}.`, not: {}, errorMessage: message };
 }

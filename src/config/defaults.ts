@@ -1,13 +1,4 @@
-// `defaults:` at the top level of a file: a zone-shaped mapping merged into every zone of that file
-// before anything is checked, so that interpolation, the schema, the rules and the planner see each
-// zone as if it were written out in full. A zone's own value wins; mappings merge key by key, at every
-// depth; a list (or any other value) is taken whole, never joined with the default's. `null` in a zone
-// where defaults has a value takes that value out (the key is then absent from the zone).
-//
-// The file keeps its `defaults:` (checked on its own: the schema's `defaults` definition, the same
-// interpolation and credential rules), and every value copied into a zone remembers where it was
-// written: `origin` maps a pointer of the merged document back to the pointer of the file holding it,
-// so that a message about a copied value points at its line in `defaults:`.
+// `defaults:` at the top level of a file.
 import { setOwn } from "../data-record.js";
 import { asArray, asRecord, childPointer, type Finding, type Rec, SECTIONS } from "../sections/index.js";
 import { PIN_KEY, type ZONE_IDENTITY_KEYS } from "../zone-keys.js";
@@ -20,7 +11,6 @@ const IDENTITY: Readonly<Record<(typeof ZONE_IDENTITY_KEYS)[number], string>> = 
   name: "a zone's name is never a default: each zone names its own (or none)",
 };
 
-/** The keys `defaults:` refuses as identity, each with why (account_id: the file's own key says it for all). */
 export const IDENTITY_KEYS: Readonly<Record<string, string>> = {
   ...IDENTITY,
   account_id:
@@ -28,27 +18,18 @@ export const IDENTITY_KEYS: Readonly<Record<string, string>> = {
     "every zone that names none)",
 };
 
-/**
- * The most values merging may copy into a file's zones (the values of `defaults:` times its zones): a
- * bound on memory, as MAX_ALIAS_COUNT is for aliases. A few thousand zones sharing a few hundred values
- * stay well below it.
- */
 export const MAX_MERGED_VALUES = 2_000_000;
 
-/** Paths (segments under a zone) of sections that can only be written in a zone, each with why. */
 export function zoneOnlyPaths(): ReadonlyMap<string, string> {
   return new Map(SECTIONS.filter((s) => s.zoneOnly).map((s) => [s.path, s.zoneOnly!]));
 }
 
-/** The keys of a zone that `defaults:` may hold: the sections' first keys, but zone-only sections. */
 function defaultableKeys(refused: ReadonlyMap<string, string>): Set<string> {
   return new Set(SECTIONS.map((s) => s.path.split(".")[0]!).filter((k) => !refused.has(k)));
 }
 
-/** A file's document with its defaults merged into its zones, and where each value was written. */
 export interface Expanded {
   value: unknown;
-  /** The pointer in the file of the value at `pointer` in `value` (the same pointer but for copies). */
   origin(pointer: string): string;
   /** Problems of `defaults:` that only merging sees (pins, too many values). */
   findings: Finding[];
@@ -56,10 +37,6 @@ export interface Expanded {
 
 const ABSENT: unique symbol = Symbol("absent");
 
-/**
- * A default and a zone's value → the zone's value with the default merged in (ABSENT: no value).
- * `copied` is told the path (under the zone) of every value taken from the default whole.
- */
 function merge(base: unknown, own: unknown, path: Array<string>, copied?: (path: readonly string[]) => void): unknown {
   if (own === undefined) {
     if (base === undefined || base === null) return ABSENT;
@@ -89,17 +66,11 @@ function merge(base: unknown, own: unknown, path: Array<string>, copied?: (path:
   return out;
 }
 
-/**
- * The zone as if written out in full: `defaults` merged into `zone` (pure; neither is changed). The
- * zone's own values win, mappings merge key by key, lists and other values are replaced whole, and a
- * `null` in the zone takes the default at that key out. undefined when nothing is left.
- */
 export function mergeDefaults(defaults: unknown, zone: unknown): unknown {
   const merged = merge(defaults, zone, []);
   return merged === ABSENT ? undefined : merged;
 }
 
-/** `defaults` without what a zone never takes from it: identity keys, zone-only sections, unknown keys. */
 function usableDefaults(defaults: Rec): Rec {
   const refused = zoneOnlyPaths();
   const keys = defaultableKeys(refused);
@@ -124,7 +95,6 @@ function countValues(value: unknown): number {
   return rec ? Object.values(rec).reduce((n: number, v) => n + countValues(v), 1) : 1;
 }
 
-/** Every `id:` pin under a list of `value`: an id names a live object of one zone. */
 function pinsIn(value: unknown, pointer: string, inList: boolean, out: Finding[]): void {
   if (Array.isArray(value)) {
     value.forEach((v, i) => {
@@ -148,7 +118,6 @@ function pinsIn(value: unknown, pointer: string, inList: boolean, out: Finding[]
   }
 }
 
-/** The document with `defaults:` merged into each zone (the document itself when it has none). */
 export function applyDefaults(doc: unknown): Expanded {
   const root = asRecord(doc);
   const defaults = asRecord(root?.[DEFAULTS_KEY]);

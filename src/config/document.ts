@@ -1,6 +1,5 @@
-// Checks one file's text: YAML with positions → `defaults:` merged into the zones → `${env:…}`
-// interpolation → schema → semantic rules. Every stage runs as far as it can so that all problems are
-// reported at once, each where its value was written (in the zone, or in `defaults:`).
+// Checks one file's text: YAML with positions → `defaults:` merged into the zones → `${env:…}` interpolation →
+// schema → semantic rules.
 import type { ConfigProblem } from "../errors.js";
 import type { Env } from "../model/index.js";
 import { applyDefaults, type Expanded } from "./defaults.js";
@@ -18,7 +17,6 @@ export interface CheckedFile {
   file: string;
   /** The interpolated document, for its checks only (undefined: the YAML was unreadable). */
   doc: unknown;
-  /** The document as written, references kept: what the desired state is made from and a saved plan carries. */
   declared?: unknown;
   locate: Locator;
   /** Errors and warnings, in source order. */
@@ -81,7 +79,6 @@ export function checkFileText(
   return checked;
 }
 
-/** The api_token fields of `accounts:` and the variable each names (a whole `${env:NAME}`, else none). */
 function tokenPlaces(doc: unknown): TokenPlaces {
   const pointers = new Set<string>();
   const names = new Map<string, string>();
@@ -95,14 +92,9 @@ function tokenPlaces(doc: unknown): TokenPlaces {
   return { pointers, names };
 }
 
-/** How many zones a message about a value from defaults names before "and N more". */
 const ZONES_NAMED = 5;
 
-/**
- * The findings as problems where their values were written. A finding about a value a zone took from
- * `defaults:` is shown once at that value's line in defaults, naming the zones it was found in, and not
- * at all when the check of `defaults:` itself found the same there.
- */
+/** The findings as problems where their values were written. */
 function locateFindings(findings: Finding[], expanded: Expanded, file: string, locate: Locator): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   const key = (p: ConfigProblem) => `${p.line}:${p.column}:${p.severity}:${p.message}`;
@@ -132,7 +124,6 @@ function locateFindings(findings: Finding[], expanded: Expanded, file: string, l
   return out;
 }
 
-/** The zone a pointer of the document is in, as messages name it: its name, else its zone_id. */
 function zoneLabel(doc: unknown, pointer: string): string {
   const i = Number(/^\/zones\/(\d+)/.exec(pointer)?.[1]);
   const zone = asRecord(asArray(asRecord(doc)?.zones)[i]);

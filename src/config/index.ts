@@ -1,5 +1,5 @@
-// Public API of the configuration loader: file or directory → validated, normalized DesiredState, or a
-// ConfigError listing every problem (file:line:col  /pointer  message). Messages never show a secret.
+// Public API of the configuration loader: file or directory → validated, normalized DesiredState, or a ConfigError
+// listing every problem (file:line:col /pointer message).
 import { ConfigError, formatProblem, type ConfigProblem } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
 import { EnvSecrets } from "../secrets/index.js";
@@ -13,7 +13,7 @@ export { DEFAULT_MAX_DELETES } from "./normalize.js";
 
 export interface LoadOptions {
   env: Env;
-  /** Where a relative path is resolved from, and what messages are relative to. Default process.cwd(). */
+  /** Where a relative path is resolved from, and what messages are relative to. */
   cwd?: string;
   /** What an unset `${env:NAME}` is: an error (default; plan, apply) or a warning (validate). */
   missingEnv?: "error" | "warning";
@@ -30,13 +30,13 @@ export interface CheckResult {
   warnings: ConfigProblem[];
 }
 
-/** Loads a file or a directory of *.yaml. Throws ConfigError with every problem found. */
+/** Loads a file or a directory of *.yaml. */
 export async function loadConfig(path: string | undefined, opts: LoadOptions): Promise<LoadResult> {
   const files = await readConfigFiles(path ?? DEFAULT_CONFIG_PATH, opts.cwd ?? process.cwd());
   return orThrow(checkConfigSources(files, opts.env, opts.missingEnv));
 }
 
-/** Checks one document given as text (tests, editors). Throws ConfigError like loadConfig. */
+/** Checks one document given as text (tests, editors). */
 export function parseConfigText(text: string, file: string, env: Env): LoadResult {
   return orThrow(checkConfigSources([{ file, text }], env));
 }
@@ -82,7 +82,6 @@ function orThrow(result: CheckResult): LoadResult {
   return { desired: result.desired, warnings: result.warnings };
 }
 
-/** A ConfigError holding the errors and then the warnings; the count in its summary is of errors. */
 export function configError(errors: ConfigProblem[], warnings: ConfigProblem[]): ConfigError {
   const n = errors.length;
   const w = warnings.length;

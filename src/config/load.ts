@@ -1,5 +1,5 @@
-// Finds and reads the files of a configuration: one file, or every *.yaml / *.yml of a directory
-// (sorted, not recursive). Paths in messages are shown relative to the working directory.
+// Finds and reads the files of a configuration: one file, or every *.yaml / *.yml of a directory (sorted, not
+// recursive).
 import { createHash } from "node:crypto";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -7,17 +7,12 @@ import { ConfigError } from "../errors.js";
 import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { describeReadProblem, FileReadError, kindOf, readRegularFile } from "../read-file.js";
 
-/**
- * Largest configuration file read (10 MiB, thousands of zones): a bigger one is refused at once rather
- * than parsed for many seconds. A directory of files can hold more.
- */
 export const MAX_CONFIG_FILE_BYTES = 10 * 1024 * 1024;
 
 export interface SourceFile {
   /** As shown in messages: relative to cwd when inside it. */
   file: string;
   text: string;
-  /** The sha256 of the file's bytes as read (hex): what audit's evidence records of it. */
   sha256?: string;
 }
 
@@ -71,10 +66,6 @@ export async function readConfigFiles(configPath: string, cwd: string): Promise<
   return files;
 }
 
-/**
- * A configuration file that is a link to a file outside its directory is refused: a pull request could
- * point one at a file of the machine's (a credential, the environment) whose text messages would quote.
- */
 async function refuseOutsideLink(file: string, dir: string, shown: string): Promise<void> {
   let real: string;
   let base: string;
@@ -92,11 +83,7 @@ async function refuseOutsideLink(file: string, dir: string, shown: string): Prom
     );
 }
 
-/**
- * The *.yaml / *.yml files of a configuration directory, sorted. Found by type before anything is
- * opened: a FIFO, device or socket anywhere in the directory, or a *.yaml entry that is a directory, is
- * refused (a FIFO would block a read; skipping it would leave its zones out without a word).
- */
+/** The *.yaml / *.yml files of a configuration directory, sorted. */
 async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
   let entries;
   try {
@@ -130,10 +117,6 @@ async function configDirFiles(dir: string, cwd: string): Promise<string[]> {
   return paths;
 }
 
-/**
- * A text file holds no NUL: one that does is a binary or a kernel file such as /proc/self/environ reached
- * through a link, whose content must never be quoted in a message.
- */
 function refuseNul(text: string, shown: string): string {
   const at = text.indexOf("\u0000");
   if (at < 0) return text;
@@ -144,7 +127,6 @@ function refuseNul(text: string, shown: string): string {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The file's text; bytes that are not UTF-8 (a Latin-1 file, a binary) are refused with their position. */
 function decodeUtf8(bytes: Buffer, shown: string): string {
   try {
     return utf8.decode(bytes);

@@ -1,5 +1,4 @@
-// Joins the checked files of a configuration into one desired state. Rules that span files live here:
-// a zone id is declared once across all files; account_id and safety may repeat only if equal.
+// Joins the checked files of a configuration into one desired state.
 import type { ConfigProblem } from "../errors.js";
 import type { SecretValues } from "../model/index.js";
 import { referencedNames } from "../template.js";
@@ -16,12 +15,28 @@ export interface MergeResult {
 }
 
 export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeResult {
-  const problems: ConfigProblem[] = [...tokensElsewhere(files)];
-  const where = (f: CheckedFile, pointer: string) => {
-    const pos = f.locate(pointer);
-    return `${f.file}:${pos.line}:${pos.column}`;
-  };
+  const all = [...files.flatMap((f) => f.problems), ...tokensElsewhere(files), ...repeatedAcrossFiles(files)];
+  if (all.some(isError)) return { problems: all };
+  const state = desiredState(files, secrets);
+  if (state.zones.length === 0 && (state.accounts ?? []).length === 0) {
+    const f = files[0];
+    if (f)
+      all.push({
+        ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate),
+        severity: "warning",
+      });
+  }
+  return { problems: all, desired: state };
+}
 
+const where = (f: CheckedFile, pointer: string) => {
+  const pos = f.locate(pointer);
+  return `${f.file}:${pos.line}:${pos.column}`;
+};
+
+/** A zone or account declared in two files, or a setting two files disagree on. */
+function repeatedAcrossFiles(files: CheckedFile[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   const zoneSeen = new Map<string, { file: CheckedFile; pointer: string }>();
   const accountSeen = new Map<string, { file: CheckedFile; pointer: string }>();
   const settingSeen = new Map<"account_id" | "safety", { file: CheckedFile; value: string }>();
@@ -88,10 +103,10 @@ export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeRe
       }
     }
   }
+  return problems;
+}
 
-  const all = [...files.flatMap((f) => f.problems), ...problems];
-  if (all.some(isError)) return { problems: all };
-
+function desiredState(files: CheckedFile[], secrets: SecretValues): DesiredState {
   const state: DesiredState = {
     version: 1,
     safety: { max_deletes: DEFAULT_MAX_DELETES },
@@ -119,21 +134,9 @@ export function mergeFiles(files: CheckedFile[], secrets: SecretValues): MergeRe
       (state.accounts ??= []).push(account);
     });
   }
-  if (state.zones.length === 0 && (state.accounts ?? []).length === 0) {
-    const f = files[0];
-    if (f)
-      all.push({
-        ...toProblem({ pointer: "/zones", message: "no zones: nothing will be managed" }, f.file, f.locate),
-        severity: "warning",
-      });
-  }
-  return { problems: all, desired: state };
+  return state;
 }
 
-/**
- * A variable that holds an API token (any file's `accounts[].api_token`) referenced anywhere else in the
- * configuration: a credential is who applies, never a value written into a zone.
- */
 function tokensElsewhere(files: CheckedFile[]): ConfigProblem[] {
   const tokens = new Map<string, string>();
   for (const f of files)

@@ -1,13 +1,11 @@
-// Turns ajv's errors into messages a person reads: "unknown key 'polices'; did you mean 'policies'?",
-// "must be one of: log, allow (got 'block')". Errors of the branches of an anyOf that carries an
-// `errorMessage` are folded into that one message; `if` wrappers are dropped.
+// Turns ajv's errors into messages a person reads: "unknown key 'polices'; did you mean 'policies'?", "must be one
+// of: log, allow (got 'block')".
 import type { ErrorObject } from "ajv";
 import { closest, distance } from "fastest-levenshtein";
 import { redactDestination } from "../redact.js";
 import { isRefusal } from "./defaults-schema.js";
 import { childPointer, describeValue, type Finding } from "./problems.js";
 
-/** `redact`: hides secrets in a value quoted by a message, before the value is cut short. */
 export function ajvErrorsToFindings(errors: ErrorObject[], redact?: (text: string) => string): Finding[] {
   const folded = errors.filter((e) => isFolding(e));
   const kept = errors.filter((e) => {

@@ -1,23 +1,14 @@
-// YAML → plain value, keeping where every node was: a JSON pointer is found in the yaml package's node
-// tree and its range told as line:column by its LineCounter (its documented API), when a message asks;
-// a map of every node's pointer is built only for the offsets of syntax errors and warnings. Syntax
-// errors and duplicate keys become findings at their position; alias bombs are refused. Merge keys
-// (`<<: *anchor`) are allowed.
-// A prototype key (`__proto__`, `constructor`, `prototype`) anywhere is refused at its line, and the
-// file is then not read any further: no such key ever reaches interpolation, the schema or the rules.
+// YAML → plain value, keeping where every node was.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { ConfigProblem } from "../errors.js";
 import { childPointer, lastSegment, type Locator, type SourcePosition } from "./problems.js";
 
-/** Mapping keys that name a JavaScript object's machinery, never a setting: refused wherever they stand. */
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
-/** More aliases than this in one file is a "billion laughs" attack, not a configuration. */
 const MAX_ALIAS_COUNT = 100;
 
 export interface ParsedYaml {
   file: string;
-  /** The document as plain data; undefined when the text could not be parsed at all. */
   value: unknown;
   locate: Locator;
   /** Syntax errors (severity error) and YAML warnings. */
@@ -30,16 +21,14 @@ interface NodeSpan {
   keyStart?: number;
 }
 
-// logLevel "error": the yaml package reports nothing itself (it would call process.emitWarning, which Node
-// prints raw on stderr); every warning it has is in doc.warnings and becomes a finding below.
 const OPTIONS = { uniqueKeys: true, merge: true, prettyErrors: false, strict: true, logLevel: "error" } as const;
 
 /** The file's value, its problems, and where each of its nodes is. */
 export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, ...OPTIONS });
-  const prototypeKeys: Array<{ pointer: string; offset: number; key: string }> = [];
-  const complexKeys: Array<{ pointer: string; offset: number; key: string }> = [];
+  const prototypeKeys: KeyFound[] = [];
+  const complexKeys: KeyFound[] = [];
   const root = doc.contents as Node | null;
   if (root) checkKeys(root, [], { prototypeKeys, complexKeys });
 
@@ -109,27 +98,9 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     });
   }
 
-  for (const k of prototypeKeys) {
-    fatal = true;
-    problems.push({
-      file,
-      ...toPos(k.offset),
-      pointer: k.pointer,
-      message: `the key '${k.key}' is not allowed: it names JavaScript's object machinery, never a setting (remove it)`,
-      severity: "error",
-    });
-  }
-
-  for (const k of complexKeys) {
-    fatal = true;
-    problems.push({
-      file,
-      ...toPos(k.offset),
-      pointer: k.pointer,
-      message: `the key ${k.key} is a ${k.key.startsWith("[") ? "list" : "mapping"}: a key must be plain text (a name)`,
-      severity: "error",
-    });
-  }
+  const badKeys = keyProblems(file, toPos, prototypeKeys, complexKeys);
+  if (badKeys.length > 0) fatal = true;
+  problems.push(...badKeys);
 
   let value: unknown;
   if (!fatal) {
@@ -151,7 +122,31 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   return { file, value, locate, problems };
 }
 
-/** A mapping key as text: a scalar's value, anything else as the yaml package writes it. */
+type KeyFound = { pointer: string; offset: number; key: string };
+
+function keyProblems(
+  file: string,
+  toPos: (offset: number) => SourcePosition,
+  prototypeKeys: KeyFound[],
+  complexKeys: KeyFound[],
+): ConfigProblem[] {
+  const at = (k: KeyFound, message: string): ConfigProblem => ({
+    file,
+    ...toPos(k.offset),
+    pointer: k.pointer,
+    message,
+    severity: "error",
+  });
+  return [
+    ...prototypeKeys.map((k) =>
+      at(k, `the key '${k.key}' is not allowed: it names JavaScript's object machinery, never a setting (remove it)`),
+    ),
+    ...complexKeys.map((k) =>
+      at(k, `the key ${k.key} is a ${k.key.startsWith("[") ? "list" : "mapping"}: a key must be plain text (a name)`),
+    ),
+  ];
+}
+
 function keyText(keyNode: Node | null): string {
   return isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
@@ -165,16 +160,11 @@ function spanOf(node: Node, keyStart?: number): NodeSpan {
   return { start, end: range?.[1] ?? start, keyStart };
 }
 
-/** A key without a value (`key:` at the end of a mapping): where its key stands. */
 function keySpan(keyNode: Node | null, parentStart: number): NodeSpan {
   const kStart = keyNode?.range?.[0];
   return { start: kStart ?? parentStart, end: keyNode?.range?.[1] ?? parentStart, keyStart: kStart };
 }
 
-/**
- * The keys that stop a file wherever they stand: a prototype key, and a list or mapping as a key (`? [a, b]`:
- * JavaScript objects have text keys only). The pointer is built for such a key only.
- */
 function checkKeys(
   node: Node,
   path: Array<string | number>,
@@ -207,10 +197,6 @@ function checkKeys(
   }
 }
 
-/**
- * The span of the node `pointer` names, walked from the root (the last of a key given twice, as the value
- * read keeps); past an alias, a scalar or a missing key, the deepest node on its way (`whole` false).
- */
 function spanAt(root: Node, pointer: string): { span: NodeSpan; whole: boolean } {
   const segments = pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
   let node = root;
@@ -243,7 +229,6 @@ function unescapeSegment(segment: string): string {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-/** Every node's pointer and span: for the offsets of syntax errors and warnings only (pointerAt). */
 function indexNode(node: Node, pointer: string, spans: Map<string, NodeSpan>, keyStart?: number): void {
   const span = spanOf(node, keyStart);
   spans.set(pointer, span);

@@ -1,5 +1,4 @@
-// What every stage of config checking reports: a finding at a JSON pointer, turned into a
-// ConfigProblem (file:line:col) once the pointer is located in the YAML source.
+// What every stage of config checking reports.
 import type { ConfigProblem } from "../errors.js";
 import { clip } from "../redact.js";
 import type { Finding } from "../sections/index.js";
@@ -11,7 +10,6 @@ export interface SourcePosition {
   column: number;
 }
 
-/** Maps a JSON pointer to where it is in the source; falls back to the nearest ancestor that exists. */
 export type Locator = (pointer: string, at?: "key" | "value") => SourcePosition;
 
 export function toProblem(finding: Finding, file: string, locate: Locator): ConfigProblem {
@@ -37,10 +35,7 @@ export function lastSegment(pointer: string): string {
     .replace(/~0/g, "~");
 }
 
-/**
- * A short, quoted rendering of a value for "(got …)". `redact` hides the secrets in the whole value
- * before it is cut (a cut secret would no longer be recognised).
- */
+/** A short, quoted rendering of a value for "(got …)". */
 export function describeValue(value: unknown, redact: (text: string) => string = (t) => t): string {
   if (value === null || value === undefined) return "nothing";
   if (typeof value === "string") return `'${clip(redact(value), 38)}'`;

@@ -1,10 +1,4 @@
-// The JSON Schema of the desired-state file (schemas/zoneform.schema.json) as a validator. The schema is
-// the one editors use for completion and hover, so it is read from the package rather than duplicated
-// here. `npm run build` precompiles it with ajv's standalone code into dist/config/schema-validator.cjs
-// (scripts/build-schema-validator.mjs): compiling it with ajv takes a few hundred milliseconds, which
-// `zoneform validate` cannot afford. The precompiled module is used only when it was built from the
-// schema file as it is now (same hash); otherwise (tests run from source, a schema edited after the
-// build) ajv compiles the schema on first use, loaded lazily so that the fast path never loads it.
+// The JSON Schema of the desired-state file (schemas/zoneform.schema.json) as a validator.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Class, AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
@@ -16,10 +10,6 @@ const PRECOMPILED = "./schema-validator.cjs";
 
 const require = createRequire(import.meta.url);
 
-/**
- * Set (to true) by the bundler in the bundled CLI (scripts/bundle-cli.mjs), whose precompiled
- * validator was built from the schema in the same build: no hash to compare at each start.
- */
 declare const __ZONEFORM_BUNDLE__: boolean | undefined;
 const BUNDLED = typeof __ZONEFORM_BUNDLE__ !== "undefined" && __ZONEFORM_BUNDLE__;
 
@@ -37,7 +27,6 @@ export function loadSchema(): AnySchemaObject {
   return schema;
 }
 
-/** sha256 of the schema file's text: ties a precompiled validator to the schema it was built from. */
 function schemaHash(): string {
   // node:crypto is loaded only here: `validate` of the bundled CLI does without it.
   const { createHash } = require("node:crypto") as typeof import("node:crypto");
@@ -65,10 +54,6 @@ function loadPrecompiled(): PrecompiledModule | null {
   return precompiled;
 }
 
-/**
- * The ajv instance the schema is compiled with, at run time or (with `code`) into standalone code by
- * the build. One place for the options, so both validators report the same problems.
- */
 export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
   // CommonJS packages, required on demand: the precompiled path never loads them.
   const { Ajv2020 } = require("ajv/dist/2020") as typeof import("ajv/dist/2020.js");
@@ -89,10 +74,7 @@ export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
   return ajv;
 }
 
-/**
- * The validator as a CommonJS module's source (ajv standalone code), for the build.
- * @public scripts/build-schema-validator.mjs imports it from dist/ (knip cannot follow that path).
- */
+/** The validator as a CommonJS module's source (ajv standalone code), for the build. */
 export function standaloneValidatorSource(): string {
   const ajv = createAjv({ source: true, esm: false });
   const { default: standaloneCode } = require("ajv/dist/standalone") as {
@@ -108,7 +90,6 @@ export function standaloneValidatorSource(): string {
   ].join("\n");
 }
 
-/** The validator: the precompiled one when it matches the schema file, else compiled on first use. */
 export function getValidator(): ValidateFunction {
   if (validator) return validator;
   const built = loadPrecompiled();
@@ -117,34 +98,20 @@ export function getValidator(): ValidateFunction {
   return validator;
 }
 
-/**
- * Whether getValidator() uses the build's precompiled validator.
- * @public test/unit/config/precompiled-schema.test.ts imports it from dist/ (knip cannot follow that path).
- */
+/** Whether getValidator() uses the build's precompiled validator. */
 export function usesPrecompiledValidator(): boolean {
   return getValidator() === loadPrecompiled()?.default;
 }
 
-/**
- * @public test/unit/config/precompiled-schema.test.ts imports it from dist/ (knip cannot follow that path).
- */
+/** @public test/unit/config/precompiled-schema.test.ts imports it from dist/ (knip cannot follow that path). */
 export function validateDocument(value: unknown): ErrorObject[] {
   const validate = getValidator();
   return validate(value) ? [] : [...(validate.errors ?? [])];
 }
 
-// --- The published files -------------------------------------------------------------------------
-// schemas/zoneform.schema.json (draft 2020-12, what the CLI validates with) and, generated from it,
-// schemas/zoneform.schema.draft-07.json: the one editors are pointed at, since yaml-language-server and
-// VS Code's JSON service handle draft-07 fully and 2020-12 only in part. Both are written by
-// scripts/build-schema.mjs; test/unit/sections/schema.test.ts checks the committed files.
-
 type Json = Record<string, any>;
 
-/**
- * The file editors are pointed at (the `$schema=` line `export` and `waf-migration config` write).
- * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
- */
+/** The file editors are pointed at (the `$schema=` line `export` and `waf-migration config` write). */
 export const EDITOR_SCHEMA_FILE = "zoneform.schema.draft-07.json";
 
 const PACKAGE_JSON_URL = new URL("../../package.json", import.meta.url);
@@ -154,21 +121,10 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(PACKAGE_JSON_URL, "utf8")) as { version: string }).version;
 }
 
-/**
- * A schema's `$id`: a URN naming the package, its version and the file's path in the package. Not an
- * https URL: no registry package is published and no release is tagged yet, so any URL would name a
- * document that does not exist; a URN names the schema without pretending to be fetchable. Every
- * `$ref` in the schemas is local (`#/…`), so nothing is ever resolved against it.
- */
 function schemaId(file: string, version: string = packageVersion()): string {
   return `urn:zoneform:${version}:schemas/${file}`;
 }
 
-/**
- * The assembled schema as published: its `$id` names the package and version, and `defaults:` is
- * described from the zone it is merged into (./defaults-schema.ts).
- * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
- */
 export function publishedSchema(assembled: Json, version: string = packageVersion()): Json {
   return { ...withDefaultsSchema(assembled), $id: schemaId("zoneform.schema.json", version) };
 }
@@ -188,13 +144,6 @@ const NOT_IN_DRAFT_07 = [
   "$vocabulary",
 ];
 
-/**
- * The draft-07 form of the published schema: `$defs` become `definitions` (and the `$ref`s to them
- * follow), `$schema` and `$id` name draft-07 and the draft-07 file. The schema uses nothing else that
- * differs between the two drafts; a keyword that has no draft-07 form is an error, so a fragment
- * that starts using one fails the build instead of producing a schema that checks less.
- * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
- */
 export function toDraft07(schema: Json, version: string = packageVersion()): Json {
   const convert = (value: unknown, path: string): unknown => {
     if (Array.isArray(value)) return value.map((v, i) => convert(v, `${path}/${i}`));

@@ -1,12 +1,6 @@
-// Cloudflare's own check before the first write: every write of a plan that Cloudflare documents a dry run for
-// (the Rulesets API's: `dry_run` on creating, updating and deleting a ruleset, updating a phase entry point,
-// and creating, editing and deleting a rule, as the `cloudflare` SDK 7.3.0 declares them) is sent first with
-// `?dry_run=true`, with exactly the body the write will carry. Cloudflare validates it as the write and persists
-// nothing; a 200 answers `result: null` (a 204 stays a 204). So a change Cloudflare refuses (an OWASP override
-// it does not take, a log field it rejects) stops the run before anything is written, instead of after the
-// Page Shield write planned before it. Zones are checked side by side, under the client's rate limiter and
-// parallelism; a check is safe to send again after a 5xx or a lost answer (it persists nothing), so the client
-// retries it as a read. Each write is checked alone against the zone as it is now, in the order it will run.
+// Cloudflare's own check before the first write: each write with a documented dry run is sent first with
+// `?dry_run=true` and its exact body, so a change Cloudflare refuses stops the run before anything is written.
+// A check persists nothing, so the client retries it as a read.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { ApiError, ApplyError, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, HttpMethod, Operation, Plan, SecretValues, ZonePlan } from "../model/index.js";
@@ -15,11 +9,6 @@ import { clipJson } from "../redact.js";
 import { describeChange, errorHints } from "./execute.js";
 import { unitLimiter } from "./read.js";
 
-/**
- * The writes Cloudflare documents `dry_run` for (query parameter, SDK 7.3.0 `resources/rulesets`): ruleset
- * create, update and delete, phase entry point update, rule create, edit and delete. A path is relative to the API
- * base; `[^/]+` stands for an id or a phase.
- */
 const DRY_RUN_WRITES: ReadonlyArray<{ method: HttpMethod; path: RegExp }> = [
   { method: "POST", path: /^zones\/[^/]+\/rulesets$/ },
   { method: "PUT", path: /^zones\/[^/]+\/rulesets\/phases\/[^/]+\/entrypoint$/ },
@@ -30,13 +19,11 @@ const DRY_RUN_WRITES: ReadonlyArray<{ method: HttpMethod; path: RegExp }> = [
   { method: "DELETE", path: /^zones\/[^/]+\/rulesets\/[^/]+\/rules\/[^/]+$/ },
 ];
 
-/** Whether Cloudflare documents a dry run for this write (and the write carries no query of its own). */
 export function takesDryRun(op: Operation): boolean {
   if (op.query !== undefined && Object.keys(op.query).length > 0) return false;
   return DRY_RUN_WRITES.some((w) => w.method === op.method && w.path.test(op.path));
 }
 
-/** The writes of a plan that are checked first, each with its zone (`label`: as reports name it) and change. */
 export function writesToCheck(plan: Plan): Array<{ zone: ZonePlan; label: string; change: Change; op: Operation }> {
   return plan.zones.flatMap((zone) =>
     zone.changes.flatMap((change) =>
@@ -45,17 +32,12 @@ export function writesToCheck(plan: Plan): Array<{ zone: ZonePlan; label: string
   );
 }
 
-/** What the checks found: one line per write in each list, `what: METHOD path: why`. */
 export interface CheckReport {
   /** Writes sent as dry runs. */
   checked: number;
-  /** Refused by Cloudflare (a 4xx but 403, success false), or a check that could not be made (5xx, no answer). */
   refused: string[];
   /** Refused with 403: the token may not make this write (its permission is named). */
   forbidden: string[];
-  /**
-   * Answered with a result, as a write answers and a dry run never does: Cloudflare may have made the write.
-   */
   answeredAsWrite: string[];
   /** Writes not checked before the review because they carry a secret: apply checks them. */
   atApply: number;
@@ -63,17 +45,13 @@ export interface CheckReport {
 
 export interface CheckOptions {
   client: CloudflareClient;
-  /**
-   * The values of the plan's references, at apply: the dry runs carry them. Absent (`plan --verify`, before
-   * the review), a write whose body holds a reference is not checked: apply checks it.
-   */
+  /** The values of the plan's references, at apply: the dry runs carry them. */
   secrets?: SecretValues;
   parallelism?: number;
   /** Told once before the checks (how many) and once after (what they found). */
   progress?: (line: string) => void;
 }
 
-/** Why a check failed, in one line: Cloudflare's own words when it answered, else what happened to the request. */
 function failure(err: unknown, op: Operation): string {
   const sent = `${op.method} ${op.path}?dry_run=true`;
   if (err instanceof ApiError) {
@@ -88,11 +66,6 @@ function failure(err: unknown, op: Operation): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/**
- * Sends every write of `plan` that takes a dry run, with `dry_run=true`: all at once (the client caps what is in
- * flight and keeps to the rate limit). A stop (a signal, the deadline) is thrown as it is; any other failure is
- * a line of the report.
- */
 export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<CheckReport> {
   const all = writesToCheck(plan);
   const writes = opts.secrets ? all : all.filter((w) => !holdsReference(w.op.body));
@@ -146,12 +119,6 @@ export async function checkWrites(plan: Plan, opts: CheckOptions): Promise<Check
   return report;
 }
 
-/**
- * Throws when the checks found a write that must not be made: a write answered as made (ApplyError, exit 4: it
- * may have been written), else a refusal (RuntimeError, exit 1: nothing was written). For apply a 403 is a
- * refusal too (the token lacks the permission named); `plan --verify` shows it as a warning instead
- * (`forbiddenRefuses: false`: a read-only token plans).
- */
 export function assertChecked(report: CheckReport, opts: { forbiddenRefuses?: boolean; by?: string } = {}): void {
   const forbidden = opts.forbiddenRefuses === false ? [] : report.forbidden;
   const lines = [

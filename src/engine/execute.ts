@@ -1,8 +1,6 @@
-// Execute: run a verified plan's operations (the engine's last step; engine/apply.ts verifies first,
-// and only it calls executePlan with a plan). Zones are independent and run concurrently; inside a zone the
-// changes run in rounds of true dependencies (see `rounds`), and a failure starts nothing new in that
-// zone so nothing is written on top of a state we no longer know. The report says what was done, what
-// failed, what may have been written and what was not attempted.
+// Execute: run a verified plan's operations (the engine's last step; only engine/apply.ts calls executePlan).
+// Zones run concurrently; inside a zone changes run in rounds of true dependencies, and a failure starts
+// nothing new in that zone, so nothing is written on top of a state we no longer know.
 import { type CloudflareClient, isTimeoutError } from "../cloudflare/index.js";
 import { ApiError, ApplyError, EXIT, NetworkError, RunStoppedError, RuntimeError, ZoneformError } from "../errors.js";
 import type { Change, Finder, Operation, Plan, SecretValues } from "../model/index.js";
@@ -24,11 +22,9 @@ export interface ApplyReport {
   done: string[];
   failed: string[];
   notDone: string[];
-  /** Failed changes whose writes may have happened (a write sent with no clear answer, or part of a change made). */
   uncertain: string[];
   /** Stopped by an interrupt: the changes not attempted were left for the next run. */
   interrupted?: boolean;
-  /** Why the client stopped the run (a signal, the deadline, a wait beyond the cap), when it did. */
   stopped?: RunStoppedError;
   /** Ruleset writes Cloudflare checked before the first write (`dry_run=true`; engine/dry-run.ts). */
   checked?: number;
@@ -36,32 +32,19 @@ export interface ApplyReport {
 
 export interface ExecuteOptions {
   client: CloudflareClient;
-  /** The values the plan's references stand for: put into each call as it is made (default: none). */
   secrets?: SecretValues;
   parallelism?: number;
   progress?: (line: string) => void;
-  /**
-   * Asked before each change: once it says stop, nothing new is started. The client's stop() does the same, and more:
-   * nothing more is sent.
-   */
+  /** Asked before each change: once it says stop, nothing new is started. */
   shouldStop?: () => boolean;
-  /** Told when a change starts and ends, so an interrupted run can say what was in flight. */
   onChange?: (what: string, state: "start" | "end") => void;
-  /**
-   * The report to fill in as changes end (so a caller can read it before executePlan returns); a new one when absent.
-   */
   report?: ApplyReport;
 }
 
-/** One line per change in progress and reports: names from the API or the file shown escaped. */
 export function describeChange(zoneLabel: string, c: Change): string {
   return printable(`${zoneLabel}: ${SIGN[c.kind]} ${c.resource} "${shownTemplate(c.identity)}"`);
 }
 
-/**
- * Whether a failed write may nevertheless have happened: it was sent and no clear answer came back (a
- * dropped connection, a timeout), or the API answered 5xx, which says nothing of whether it was done.
- */
 function mayHaveWritten(method: string, err: unknown): boolean {
   if (method === "GET") return false;
   if (err instanceof NetworkError) return err.info.ambiguous || (err.info.retries ?? 0) > 0;
@@ -69,16 +52,10 @@ function mayHaveWritten(method: string, err: unknown): boolean {
   return err instanceof ApiError && (err.status >= 500 || (err.info.retries ?? 0) > 0);
 }
 
-/** A DELETE answered "not found" by the API itself: what it was to remove is gone (it may be a retry's answer). */
 function alreadyGone(method: string, err: unknown): boolean {
   return method === "DELETE" && err instanceof ApiError && err.isNotFound();
 }
 
-/**
- * Before a create: nothing new with its hints may have appeared since the plan read the zone (a second
- * apply running elsewhere). If something did, the zone stops instead of making a duplicate. An object
- * that was already there when the plan read the list and only shares a hint is no reason to stop.
- */
 async function assertStillAbsent(
   client: CloudflareClient,
   zoneLabel: string,
@@ -96,33 +73,21 @@ async function assertStillAbsent(
   }
 }
 
-/** A POST whose answer was lost, after which what is there does not say whether it made something: exit 4. */
 class MaybeCreatedError extends RuntimeError {}
 
-/**
- * How many times a create is sent again once a complete re-read of its list shows nothing was made: after an
- * error answer (5xx, 409, 429), twice; after no answer at all (a reset, a timeout), once.
- */
 const RESENDS = { answered: 2, lost: 1 } as const;
 
-/** Whether a create failed with an answer (the server said so) or without one (it may still be running). */
 function failureKind(err: unknown): "answered" | "lost" {
   return err instanceof ApiError ? "answered" : "lost";
 }
 
-/** Whether a failed create may be looked for and sent again: a POST with its finder, whose outcome is unclear. */
 function retriableCreate(op: Operation, err: unknown): op is Operation & { finds: Finder } {
   if (op.method !== "POST" || !op.finds) return false;
   if (err instanceof ApiError && (err.status === 409 || err.status === 429)) return true;
   return mayHaveWritten(op.method, err);
 }
 
-/**
- * Sends one call. A create whose outcome is unclear (an error answer, or none) is looked for: the whole list
- * read again, each new object by id (lost-create.ts). One new object equal to what was sent is adopted; none
- * at all, and the create is sent again (RESENDS); anything else, or a list that cannot be read whole, stops
- * the zone with the candidates' ids (exit 4), as nothing more is written on a state zoneform does not know.
- */
+/** Sends one call. */
 async function send(
   client: CloudflareClient,
   op: Operation,
@@ -159,7 +124,6 @@ async function send(
   }
 }
 
-/** The list read again after a create's unclear failure (a bounded wait first when no answer came). */
 async function lookAfter(
   client: CloudflareClient,
   op: Operation & { finds: Finder },
@@ -187,7 +151,6 @@ async function lookAfter(
   }
 }
 
-/** New objects with the create's hints that are not exactly one equal to what was sent: nothing is adopted. */
 function ambiguous(look: LostCreateLook, lostText: string): MaybeCreatedError {
   const why = look.tooMany
     ? `${look.candidates.length} new objects with its hints, more than the ${MAX_CANDIDATE_READS} zoneform reads`
@@ -201,14 +164,12 @@ function ambiguous(look: LostCreateLook, lostText: string): MaybeCreatedError {
   );
 }
 
-/** What became of a write's answer, in a few words: the status, or what happened to the connection. */
 function lostCause(err: unknown): string {
   if (err instanceof ApiError) return `HTTP ${err.status}${(err.info.retries ?? 0) > 0 ? " after a retry" : ""}`;
   if (err instanceof NetworkError) return `no answer: ${err.info.cause ?? "the connection was lost"}`;
   return err instanceof Error ? err.message : String(err);
 }
 
-/** How long a create that timed out is given to land before apply looks for what it made. */
 const GRACE_MS = 2_000;
 
 function sleep(ms: number): Promise<void> {
@@ -224,7 +185,6 @@ function failureText(err: unknown, uncertain: boolean, change?: Change): string 
 
 const HINTS = new Map(RESOURCE_KINDS.filter((k) => k.errorHints).map((k) => [k.name, k.errorHints!]));
 
-/** The advice the change's kind gives for the API's error codes in `err` (each once, in the answer's order). */
 export function errorHints(change: Change, err: unknown): string[] {
   const byCode = HINTS.get(change.resource);
   if (!byCode || !(err instanceof ApiError)) return [];
@@ -232,20 +192,11 @@ export function errorHints(change: Change, err: unknown): string[] {
   return codes.flatMap((c) => (Object.hasOwn(byCode, c) ? [byCode[c]!(change)] : []));
 }
 
-/**
- * The outcome of one change: made (with each call's answer), failed (and whether it may have written),
- * or not sent at all because the run was stopped first.
- */
 type ChangeOutcome =
   | { ok: true; results: unknown[]; adopted: boolean }
   | { ok: false; line: string; uncertain: boolean }
   | { ok: false; notSent: RunStoppedError };
 
-/**
- * Makes one change's calls in order: a create first checks nothing like it appeared since the plan,
- * a POST whose answer was lost is looked for (see `send`). Every write zoneform makes goes through
- * here, the guided commands' too, so they all report the same way.
- */
 async function runChange(
   client: CloudflareClient,
   zoneLabel: string,
@@ -280,15 +231,7 @@ async function runChange(
   }
 }
 
-/**
- * How a zone's changes run: only true dependencies are sequenced. Deletes come after everything else
- * (make before break), and not at all if anything before failed. Within each of those two rounds,
- * kinds are independent and run side by side. The changes of a kind whose changes each write an
- * object of their own (`independentChanges`: policies, jobs, hostnames) run side by side too; those
- * of any other kind stay in plan order, one after the other: two rules written into one entry point
- * at once could race for its version, and their order is the order they run in. Each chain of the
- * result runs its changes in order; the chains of a round run at once.
- */
+/** How a zone's changes run: only true dependencies are sequenced. */
 export function rounds(
   changes: readonly Change[],
   independent: (resource: string) => boolean = isIndependent,
@@ -318,8 +261,6 @@ const isIndependent = (resource: string): boolean => INDEPENDENT.has(resource);
 /** Runs a plan's changes as they are: callers verify the plan first (engine/apply.ts). */
 export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<ApplyReport> {
   const report: ApplyReport = opts.report ?? { done: [], failed: [], notDone: [], uncertain: [] };
-  // Zones run concurrently and a zone's independent changes too; the client's limits cap what is
-  // really in flight, so this only bounds the zones started at once (per token: read.ts unitLimiter).
   const limitOf = unitLimiter(opts.client, opts.parallelism);
   // The one place a planned write gets its values: as the change starts, never before.
   const secrets = opts.secrets ?? NO_SECRETS;
@@ -377,11 +318,6 @@ export async function executePlan(plan: Plan, opts: ExecuteOptions): Promise<App
   return report;
 }
 
-/**
- * One change outside a plan (a guided command's write: the WAF migration switch, an ownership
- * challenge), made and reported exactly as apply makes and reports its changes. Resolves with the
- * answers of its calls; throws as `assertApplied` does (exit 1 nothing written, 4 maybe written).
- */
 export async function executeOne(
   client: CloudflareClient,
   zoneLabel: string,
@@ -396,10 +332,6 @@ export async function executeOne(
   return [];
 }
 
-/**
- * Throws when a change failed: ApplyError (exit 4) when something was or may have been written, a plain
- * error (exit 1) only when it is certain that nothing was written at all.
- */
 export function assertApplied(report: ApplyReport): void {
   if (report.stopped) {
     const s = report.stopped;
@@ -414,8 +346,6 @@ export function assertApplied(report: ApplyReport): void {
       ...report.done.map((l) => `  done:        ${l}`),
       "Run apply again to make the rest: it re-reads the zones and makes only what is still missing.",
     ];
-    // A wait beyond the cap or a cause every call shares is an error like any other (4 once something was written); a
-    // signal or the deadline keeps its own code.
     const written = report.done.length > 0 || report.uncertain.length > 0;
     const code = s.reason === "wait" || s.reason === "cause" ? (written ? EXIT.partial : EXIT.error) : s.exitCode;
     throw new RunStoppedError(lines.join("\n"), code, s.reason);

@@ -1,16 +1,6 @@
-// One apply at a time per zone (and API) on this machine: before it reads and writes, apply takes a
-// lock file per zone (in the system's temporary directory, or ZONEFORM_LOCK_DIR) holding who took it.
-// A second apply on any of the same zones is refused with what holds the lock. Across machines,
-// creates check first that their identity did not appear meanwhile (engine/execute.ts).
-//
-// Each step is atomic, so that of several applies started at the same instant exactly one holds a zone:
-// - a lock is written whole to a file of its own, then linked into place (link fails when a lock is
-//   there): a reader never sees a half-written lock, and one contender alone creates it;
-// - a lock left by a process that is gone (same host, pid not running) is replaced in one rename, by the
-//   one contender that holds the claim on it: a file named by the stale lock's own text, created the
-//   same way (a claim left by a contender that died is taken over likewise, one level deep), and
-//   checked again, once held, to still be what was found stale;
-// - a release removes the lock only while it still holds this process's own text.
+// One apply at a time per zone and API on this machine. Spec: docs/commands/apply.md.
+// Every step is atomic: a lock is written to its own file, then linked into place; a stale lock is replaced
+// by rename, only by the holder of the claim its text names; a release removes only this process's own text.
 import { createHash, randomBytes } from "node:crypto";
 import { access, link, mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { constants, readFileSync, unlinkSync } from "node:fs";
@@ -25,7 +15,6 @@ interface Holder {
   host: string;
   command: string;
   started_at: string;
-  /** Random: no two locks ever have the same text, so a lock's text names it. */
   nonce?: string;
 }
 
@@ -42,16 +31,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A lock file as found: its text and who it names (undefined when the text is not a lock's). */
 interface Found {
   text: string;
   holder?: Holder;
 }
 
-/**
- * A lock file's text and holder, read only when it is a small regular file (a FIFO there must not
- * block); "gone" when there is none, "unreadable" when it cannot be read or is not a regular file.
- */
 async function readLock(path: string): Promise<Found | "gone" | "unreadable"> {
   let text: string;
   try {
@@ -68,11 +52,6 @@ async function readLock(path: string): Promise<Found | "gone" | "unreadable"> {
   }
 }
 
-/**
- * Makes sure the lock directory is a directory (creating it when missing), before any lock is taken:
- * a file, a FIFO, a directory that cannot be created or written is a one-line error naming the path, exit 3
- * when ZONEFORM_LOCK_DIR names it (fix the variable), else exit 1.
- */
 async function ensureLockDir(dir: string, fromEnv: boolean): Promise<void> {
   const fail = (what: string): never => {
     const message = `the apply lock directory ${dir} ${what}`;
@@ -108,7 +87,6 @@ function cannotTake(path: string, err: unknown): RuntimeError {
   );
 }
 
-/** Writes `text` to a new file of its own beside `path` (0600), then gives it to `put`; never left behind. */
 async function viaFileOfItsOwn<T>(path: string, text: string, put: (own: string) => Promise<T>): Promise<T> {
   const own = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
@@ -119,7 +97,6 @@ async function viaFileOfItsOwn<T>(path: string, text: string, put: (own: string)
   }
 }
 
-/** Creates the lock file `path` holding `text`, whole; false when a file is already there. */
 function create(path: string, text: string): Promise<boolean> {
   return viaFileOfItsOwn(path, text, async (own) => {
     try {
@@ -134,7 +111,6 @@ function create(path: string, text: string): Promise<boolean> {
   });
 }
 
-/** Puts `text` in place of the file at `path` in one step (rename over it). */
 function replace(path: string, text: string): Promise<void> {
   return viaFileOfItsOwn(path, text, (own) => rename(own, path)).catch((err: unknown) => {
     throw cannotTake(path, err);
@@ -143,15 +119,10 @@ function replace(path: string, text: string): Promise<void> {
 
 /** How many claims deep a takeover goes: the lock, and the claim on it. */
 const MAX_CLAIM_DEPTH = 2;
-/** Looks at one lock before giving up: each is a few file operations, a wait only behind a live claim. */
 const MAX_ATTEMPTS = 20;
 
 type Taken = { held: true } | { held: false; other?: Holder };
 
-/**
- * Takes the lock file `path` for `text` (the holder `me`): creates it, or takes it over when it was left by
- * a process of this host that is gone; refused (with who holds it, when that can be read) otherwise.
- */
 async function acquire(path: string, text: string, me: Holder, depth = 0): Promise<Taken> {
   let other: Holder | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -187,10 +158,6 @@ async function acquire(path: string, text: string, me: Holder, depth = 0): Promi
   return { held: false, other };
 }
 
-/**
- * Takes the lock of every zone (in a fixed order), or none; resolves to the release function.
- * @public test/unit/engine/lock-takeover.test.ts imports it from dist/ (knip cannot follow that path).
- */
 export async function lockZones(
   zoneIds: string[],
   opts: { env: Env; command: string; api: string },
@@ -206,7 +173,6 @@ export async function lockZones(
   };
   const text = JSON.stringify(me);
   const held: string[] = [];
-  /** Whether the file at `p` is still this process's lock (a file put there by hand is left alone). */
   const mine = (p: string): boolean => {
     try {
       return readFileSync(p, "utf8") === text;
@@ -218,9 +184,7 @@ export async function lockZones(
     for (const p of held) {
       try {
         if (mine(p)) unlinkSync(p);
-      } catch {
-        // Already gone.
-      }
+      } catch {}
     }
   };
   process.once("exit", releaseSync);

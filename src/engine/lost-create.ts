@@ -1,9 +1,6 @@
-// What a create finds in its list (op.finds): before the POST, whether something with its hints appeared since the
-// plan read the list (another apply); after a POST whose answer was lost, which new objects may be what it made.
-// Identity is the id: a candidate is an item whose id the plan did not read (`known`) and whose hints do not say
-// it is another object. A list item is a summary (a rulesets list carries no rules): a candidate is read by its
-// id (GET the object) before it is compared, and only an object equal to what was sent is ever adopted. An item
-// of an entry point's rule list is whole as read, so it is compared as it is.
+// What a create finds in its list: before the POST, whether its object appeared since the plan (another
+// apply); after a POST whose answer was lost, which new object it made. Only an object equal to what was
+// sent is ever adopted.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { AnswerShapeError, ApiError } from "../errors.js";
 import type { Finder, FinderCompare, Operation } from "../model/index.js";
@@ -16,7 +13,6 @@ function isItem(value: unknown): value is Item {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** An item's id as text (a number id exactly as the API wrote it, when the client kept it so). */
 export function idOf(item: Item): string {
   return typeof item.id === "string" || typeof item.id === "number" || typeof item.id === "bigint"
     ? String(item.id)
@@ -27,19 +23,12 @@ export function idList(items: readonly Item[]): string {
   return items.map((i) => idOf(i) || "(no id)").join(", ");
 }
 
-/** The key of a finder's list: what "nothing more is sent to that list" names. */
 function listKey(finder: Finder): string {
   return `${finder.path}#${finder.list ?? ""}`;
 }
 
-/** Most candidates read by id after one lost answer: more is no lost answer of ours, and each read costs a call. */
 export const MAX_CANDIDATE_READS = 10;
 
-/**
- * The items of a finder's list, as the API shows them now: every page of `GET finder.path` (the client's strict
- * reader: every page or cursor to the end, duplicates folded, caps), or its `list` field (an entry point; one that
- * does not exist, 404, holds none). Any other shape is an error, never taken for "none there".
- */
 async function readFinderItems(client: CloudflareClient, finder: Finder): Promise<unknown[]> {
   try {
     if (finder.list === undefined) return await client.listAll<unknown>(finder.path);
@@ -59,7 +48,6 @@ async function readFinderItems(client: CloudflareClient, finder: Finder): Promis
   }
 }
 
-/** How an item's hints stand against the finder's: all there and equal, one there and different, or one missing. */
 function hintsOf(item: Item, finder: Finder): "match" | "differ" | "unknown" {
   let unknown = false;
   for (const [k, v] of Object.entries(finder.match)) {
@@ -69,11 +57,6 @@ function hintsOf(item: Item, finder: Finder): "match" | "differ" | "unknown" {
   return unknown ? "unknown" : "match";
 }
 
-/**
- * The items of the list that may be the object a create makes: an id the plan did not read, hints that do not say
- * otherwise (an item without one of them is a candidate too: its object says). With `reads`, one read of a path
- * serves every check of it in the zone (the checks before its creates); without, the path is read afresh.
- */
 async function candidatesIn(
   client: CloudflareClient,
   finder: Finder,
@@ -89,11 +72,6 @@ async function candidatesIn(
   return (await pending).filter((i): i is Item => isItem(i) && hintsOf(i, finder) !== "differ" && !known.has(idOf(i)));
 }
 
-/**
- * A candidate's whole object: an item of an entry point's rules is whole as listed; any other is read by id
- * (`GET <list path>/<id>`). Null when the API says it is gone by now; an item without an id cannot be read and
- * stays as listed.
- */
 async function wholeObject(client: CloudflareClient, finder: Finder, item: Item): Promise<Item | null> {
   const id = idOf(item);
   if (finder.list !== undefined || id === "") return item;
@@ -113,10 +91,6 @@ async function wholeObject(client: CloudflareClient, finder: Finder, item: Item)
   return answer;
 }
 
-/**
- * Before a create: the objects with its hints that appeared since the plan read the list (an item that does not
- * show a hint is read by id to see it). One read of the list per zone serves every create into it (`reads`).
- */
 export async function appearedSincePlan(
   client: CloudflareClient,
   finder: Finder,
@@ -125,7 +99,6 @@ export async function appearedSincePlan(
   const candidates = await candidatesIn(client, finder, reads);
   const sure = candidates.filter((i) => hintsOf(i, finder) === "match");
   const unsure = candidates.filter((i) => hintsOf(i, finder) === "unknown");
-  // Beyond the cap, an item that does not show its hints is taken as one with them: the zone stops, unread.
   if (unsure.length > MAX_CANDIDATE_READS) return [...sure, ...unsure];
   const read = await Promise.all(unsure.map((i) => wholeObject(client, finder, i)));
   return [...sure, ...read.filter((o): o is Item => o !== null && hintsOf(o, finder) !== "differ")];
@@ -133,7 +106,6 @@ export async function appearedSincePlan(
 
 /** What is there after a POST whose answer was lost. */
 export interface LostCreateLook {
-  /** New objects that may be what it made (their ids are what "may have been created" names). */
   candidates: Item[];
   /** Those equal to what was sent (read by id). */
   equal: Item[];
@@ -141,10 +113,6 @@ export interface LostCreateLook {
   tooMany: boolean;
 }
 
-/**
- * After a POST whose answer was lost: the list read afresh, each candidate read by id and compared with what was
- * sent (`isWhatWasSent`).
- */
 export async function lookForCreated(
   client: CloudflareClient,
   op: Operation & { finds: Finder },
@@ -157,7 +125,6 @@ export async function lookForCreated(
   return { candidates: objects, equal: objects.filter((o) => isWhatWasSent(o, op)), tooMany: false };
 }
 
-/** Deep equality, key order aside; with `within`, the second's objects may hold more keys (fields the API adds). */
 function sameValue(a: unknown, b: unknown, within = false): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -171,7 +138,6 @@ function sameValue(a: unknown, b: unknown, within = false): boolean {
   return keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k], within));
 }
 
-/** A field as compared: a boolean's text as the boolean, a JSON text as its value ("" as none). */
 function comparable(value: unknown, how: FinderCompare | undefined): unknown {
   if (how === "bool") return value === "true" ? true : value === "false" ? false : value;
   if (how === "json" && typeof value === "string") {
@@ -185,12 +151,7 @@ function comparable(value: unknown, how: FinderCompare | undefined): unknown {
   return value;
 }
 
-/**
- * Whether an object holds exactly what was sent. With `equals` (the content the API reads back, no write-only
- * field), every one of its fields compared deeply (see FinderCompare). Without (an entry point, a rule), every field
- * of the body sent, at every depth, reads back the same; what the API adds to an object (ids, versions, dates,
- * categories) is not what was sent and is not compared.
- */
+/** Whether an object holds exactly what was sent. */
 export function isWhatWasSent(object: Item, op: Operation & { finds: Finder }): boolean {
   const { equals, compare } = op.finds;
   if (equals === undefined) return isItem(op.body) && sameValue(op.body, object, true);

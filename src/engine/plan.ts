@@ -1,6 +1,4 @@
-// Planning against the live zones: read, the pure planner, the checks that need the API. What the
-// library's `plan()`, the CLI's plan/apply/drift and the engine's apply (to verify a plan it is
-// given) all call, so they cannot disagree.
+// Planning against the live zones: read, the pure planner, the checks that need the API.
 import { RunStoppedError } from "../errors.js";
 import type { Plan, ZonePlan } from "../model/index.js";
 import {
@@ -25,7 +23,6 @@ import {
 import { createReadContext, isReportable, readZone, unitLimiter, type ReadOptions } from "./read.js";
 import { readOnly, resolving } from "../secrets/index.js";
 
-/** What the engine knows of a plan it made: the desired state it was made from and its content's digest then. */
 export interface Seal {
   desired: DesiredState;
   digest: string;
@@ -38,19 +35,10 @@ function seal(plan: Plan, desired: DesiredState): Plan {
   return plan;
 }
 
-/**
- * The seal of a plan this engine made in this process (`planZones`), or undefined for any other
- * plan (read from a file, built or copied by a caller). A plan whose content changed since has its
- * seal still: compare `digest` with `planDigest(plan)` to see whether it was edited.
- */
 export function sealOf(plan: Plan): Seal | undefined {
   return seals.get(plan);
 }
 
-/**
- * The checks that need the API before apply (a Logpush destination is valid, its ownership token is
- * right): a separate, explicit step after planning, whose findings are zone errors.
- */
 async function checkZone(
   ctx: ReadContext,
   zone: DesiredZone,
@@ -75,11 +63,6 @@ async function checkZone(
   return errors.length > 0 ? { ...zp, errors: [...zp.errors, ...errors] } : zp;
 }
 
-/**
- * The checks that waited for apply (a body holding a secret, such as a Logpush destination with its
- * credentials), made with the values put in before the first write: what they find stops the run with
- * nothing written, each line naming its zone.
- */
 export async function checkAtApply(
   plan: Plan,
   desired: DesiredState,
@@ -99,12 +82,6 @@ export async function checkAtApply(
   return found.flat();
 }
 
-/**
- * The engine's plan, the library's `plan()` and the CLI's alike: for each zone, read it (read.ts),
- * plan it with the pure planner (`planZone`), then run the checks that need the API (`checkZone`).
- * Zones overlap under the client's one rate limiter: each is planned as soon as it has been read. No
- * writes. The plan is sealed (see `sealOf`) with the desired state it was made from.
- */
 export async function planZones(opts: ReadOptions): Promise<Plan> {
   // The one slow KDF of the plan's `${env:…}` values, derived while the reads are in flight.
   startBinding(opts.desired);
@@ -112,8 +89,6 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   // Before the review nothing carries a value: a request holding a reference is never sent.
   const ctx = createReadContext(readOnly(opts.client), opts.desired);
   const createdAt = (opts.now?.() ?? new Date()).toISOString();
-  // A zone waits on its own chain (the OWASP ruleset after the entry point, destination checks one
-  // by one): more zones than requests in flight keep the client busy; the client caps what is in flight.
   const limitOf = unitLimiter(opts.client, opts.parallelism);
   let done = 0;
   const planned = new Set<string>();
@@ -141,10 +116,6 @@ export async function planZones(opts: ReadOptions): Promise<Plan> {
   return seal(assemblePlan(opts.desired, zones, createdAt), opts.desired);
 }
 
-/**
- * A cause every call shares (credentials refused, no API at the base URL) stops the run: its one
- * message says how many zones and accounts it stopped before they were planned.
- */
 async function withUnitsStopped<T>(
   units: ReadonlyArray<Parameters<typeof unitKey>[0] & { scope?: "account" }>,
   planned: ReadonlySet<string>,

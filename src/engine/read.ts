@@ -1,5 +1,5 @@
-// Reading: the live state of every owned kind of every zone (zones concurrently, under the client's
-// one rate limiter), as the pure planner (plan/planner.ts) takes it. No writes, no planning.
+// Reading: the live state of every owned kind of every zone (zones concurrently, under the client's one rate
+// limiter), as the pure planner (plan/planner.ts) takes it.
 import pLimit from "p-limit";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../errors.js";
@@ -27,22 +27,15 @@ const ZONES_PER_REQUEST_SLOT = 4;
 export interface ReadOptions {
   client: CloudflareClient;
   desired: DesiredState;
-  /** Requests in flight (--parallelism); up to four times as many zones are read at once. */
   parallelism?: number;
   kinds?: readonly ResourceKind[];
-  /** The configuration the plan is reviewed against (`plan --base`): what audit checks is shown as a diff. */
   base?: DesiredState;
   /** Progress lines for stderr. */
   progress?: (line: string) => void;
-  /** Called as each zone has been read and planned: zones done so far, of how many. */
   onZoneDone?: (done: number, total: number) => void;
   now?: () => Date;
 }
 
-/**
- * A concurrency limit per lane of the client (one per token: engine work waiting on one token's rate
- * limit never holds up another token's zones), each of `ZONES_PER_REQUEST_SLOT × parallelism` units.
- */
 export function unitLimiter(
   client: CloudflareClient,
   parallelism = 8,
@@ -58,7 +51,6 @@ export function unitLimiter(
 
 type PlanUnitRef = Parameters<typeof unitPathPrefix>[0];
 
-/** The context every kind reads through: the client, the desired state, one memo per run. */
 export function createReadContext(client: CloudflareClient, desired: DesiredState): ReadContext {
   const memo = new Map<string, Promise<unknown>>();
   return {
@@ -75,7 +67,6 @@ export function createReadContext(client: CloudflareClient, desired: DesiredStat
   };
 }
 
-/** A failure the user can act on (permissions, missing zone, network) becomes a zone error; bugs propagate. */
 export function isReportable(err: unknown): err is ApiError | NetworkError | AnswerShapeError {
   return err instanceof ApiError || err instanceof NetworkError || err instanceof AnswerShapeError;
 }

@@ -1,8 +1,5 @@
-// `apply PLAN.json -c CONFIG`: a saved plan is applied only when it was made from the configuration
-// given (in CI, the one at the merged commit). Both desired states are loaded the same way (schema,
-// rules, defaults, `${env:…}` values) and compared zone by zone and section by section, as normalized:
-// a difference of layout or of a default written out is none, a difference of what would be planned is
-// refused, naming the zone and the sections, never a value. Nothing is read from the API before.
+// `apply PLAN.json -c CONFIG`: a saved plan is applied only when it was made from the configuration given (in CI,
+// the one at the merged commit).
 import { StalePlanError } from "../errors.js";
 import { canonicalJson } from "../canonical-json.js";
 import { printable } from "../safe-text.js";
@@ -37,7 +34,6 @@ function without(value: unknown, path: readonly string[]): unknown {
   return copy;
 }
 
-/** Where two values differ, by key path (`name`, `logs.prune`), down to the first key that is not an object on both. */
 function differingKeys(a: unknown, b: unknown, prefix = ""): string[] {
   const isRecord = (v: unknown): v is Record<string, unknown> =>
     v !== null && typeof v === "object" && !Array.isArray(v);
@@ -46,13 +42,11 @@ function differingKeys(a: unknown, b: unknown, prefix = ""): string[] {
   return keys.flatMap((k) => differingKeys(a[k], b[k], prefix ? `${prefix}.${k}` : k));
 }
 
-/** What a zone plans from, without where it was written and how it was spelled. */
 function planned(zone: DesiredZone): Record<string, unknown> {
   const { source: _source, declared: _declared, ...rest } = zone;
   return rest;
 }
 
-/** The sections (by their path in the file) and other keys in which two desired zones differ. */
 function zoneDifferences(a: DesiredZone, b: DesiredZone): string[] {
   const out: string[] = [];
   let restA: unknown = planned(a);
@@ -66,10 +60,6 @@ function zoneDifferences(a: DesiredZone, b: DesiredZone): string[] {
   return [...out, ...differingKeys(restA, restB)];
 }
 
-/**
- * How the plan's desired state differs from the configuration's, in words (empty when they are the
- * same): the account and safety settings, zones in one and not the other, and per zone the sections.
- */
 export function desiredDifferences(plan: DesiredState, config: DesiredState): string[] {
   const out: string[] = [];
   if ((plan.account_id ?? null) !== (config.account_id ?? null)) out.push("account_id differs");
@@ -94,14 +84,12 @@ export function desiredDifferences(plan: DesiredState, config: DesiredState): st
   return out;
 }
 
-/** An account as it plans (its lists, prune) and which token variable it names, without where it was written. */
 function plannedAccount(account: DesiredAccount): Record<string, unknown> {
   const { source: _source, declared: _declared, api_token, ...rest } = account;
   // The token's variable is compared, never its value (a saved plan binds that by hash).
   return { ...rest, ...(api_token ? { api_token: api_token.env } : {}) };
 }
 
-/** The accounts in one and not the other, and per account the lists (and other keys) that differ. */
 function accountDifferences(plan: readonly DesiredAccount[], config: readonly DesiredAccount[]): string[] {
   const out: string[] = [];
   const label = (a: DesiredAccount) => `account ${printable(a.account_id)}`;
@@ -129,10 +117,6 @@ function accountDifferences(plan: readonly DesiredAccount[], config: readonly De
   return out;
 }
 
-/**
- * Refuses a plan not made from `config` (exit 1): `name` says which plan, `configName` which
- * configuration. Nothing has been read from the API or written when it throws.
- */
 export function assertSameDesired(plan: DesiredState, config: DesiredState, name: string, configName: string): void {
   const found = desiredDifferences(plan, config);
   if (found.length === 0) return;

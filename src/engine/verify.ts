@@ -1,13 +1,6 @@
 // The checks that stand between a plan and the first write (engine/apply.ts runs them; none writes).
-// A plan is trusted in nothing zoneform cannot re-derive: the desired state a saved plan carries (as
-// written, `${env:…}` references kept) is loaded like a configuration file, the live zones are read
-// again and the plan is made anew; the given plan is applied only if the new one is the same, zone by
-// zone (same live fingerprints, same operations in the same order, and the same everything it shows:
-// names, kinds, fields, summaries, notes, before and after, warnings). What is then executed is the new
-// plan, so an edited body, path or secret reference can never be sent, and a plan that shows anything
-// but what zoneform plans now is refused. Then the safety valve, in octoDNS's style: a zone whose plan
-// deletes more than `safety.max_deletes` resources is refused unless forced (a replacement deletes the
-// old resource, so it counts as a delete).
+// A plan is trusted in nothing zoneform cannot re-derive: it is made anew from the desired state it carries
+// and applied only if the new one is the same, so an edited body, path or secret reference is never sent.
 import { checkConfigSources } from "../config/index.js";
 import { ConfigError, RuntimeError, StalePlanError, UnsafePlanError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
@@ -40,11 +33,6 @@ function desiredDocument(plan: Plan): Record<string, unknown> {
   };
 }
 
-/**
- * Refuses a saved plan whose `${env:NAME}` values are not the ones it was made with (another value,
- * unset, or a reference it does not bind): what would be sent is not what was reviewed. Names the
- * references, never a value; nothing has been read or written yet.
- */
 export async function assertSameInputs(
   plan: Plan,
   file: string,
@@ -67,7 +55,6 @@ export async function assertSameInputs(
   );
 }
 
-/** Whether a saved plan's salt is the one derived from its content (true when it binds no value). */
 function saltMatches(plan: Plan): boolean {
   return plan.inputs === undefined || plan.inputs.salt === derivedSalt(saltMaterial(plan));
 }
@@ -80,12 +67,6 @@ function inputsEdited(label: string, why: string): StalePlanError {
   );
 }
 
-/**
- * Refuses a saved plan whose bound values cannot be trusted as made by zoneform for this plan: KDF
- * parameters outside zoneform's bounds (too cheap to guess against, or too dear to check), and with
- * `salt`, a salt that is not the one derived from the plan's content (apply checks that after the
- * re-plan, which names what else was edited). Exit 1.
- */
 export function assertInputsForm(plan: Plan, label: string, opts: { salt: boolean }): void {
   if (plan.inputs === undefined) return;
   const problem = kdfProblem(plan.inputs.kdf);
@@ -94,12 +75,6 @@ export function assertInputsForm(plan: Plan, label: string, opts: { salt: boolea
     throw inputsEdited(label, "the salt of its bound values is not the one derived from its content");
 }
 
-/**
- * Loads the desired state a saved plan carries, with the same checks as a file (schema, semantic
- * rules, every `${env:NAME}` set: exit 3 when one is not, as for a file), then checks that each has
- * the value the plan was made with (assertSameInputs: exit 1). Its safety limits are the desired
- * state's, re-validated here.
- */
 export async function desiredFromPlan(plan: Plan, file: string, env: Env): Promise<DesiredState> {
   const shown = `${file} (its desired state)`;
   const result = checkConfigSources([{ file: shown, text: JSON.stringify(desiredDocument(plan)) }], env);
@@ -149,7 +124,6 @@ function shownDifferences(a: Change, b: Change): string[] {
   return parts;
 }
 
-/** The first way a zone's saved changes differ from the ones planned now, in words. */
 function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
   const n = Math.max(saved.length, fresh.length);
   for (let i = 0; i < n; i++) {
@@ -190,7 +164,6 @@ function firstDifference(saved: Change[], fresh: Change[]): string | undefined {
   return undefined;
 }
 
-/** How a saved zone shows itself otherwise than the zone planned now (name, warnings, errors). */
 function zoneDifferences(was: ZonePlan, now: ZonePlan): string[] {
   const out: string[] = [];
   if ((was.name ?? null) !== (now.name ?? null))
@@ -200,12 +173,6 @@ function zoneDifferences(was: ZonePlan, now: ZonePlan): string[] {
   return out;
 }
 
-/**
- * Refuses the saved plan unless `fresh` (made now from its desired state, both in file form without
- * their bound values) is the same, zone by zone: a live resource that changed makes it stale;
- * operations or anything shown that differ mean the file was edited (or made by another version of
- * zoneform). The message names what differs, never a value.
- */
 export function assertSamePlan(saved: Plan, fresh: Plan): void {
   const stale: string[] = [];
   const edited: string[] = [];
@@ -247,10 +214,6 @@ export function assertSamePlan(saved: Plan, fresh: Plan): void {
   }
 }
 
-/**
- * The digest of a plan in file form, checked against the one it records (a plan edited after it was
- * made) and against the reviewed one (`expectDigest`, `apply --expect-digest`). Nothing read or written.
- */
 export function assertDigest(plan: Plan, label: string, expectDigest?: string): string {
   const digest = planDigest(plan);
   if (plan.digest !== undefined && plan.digest !== digest) {
@@ -265,12 +228,6 @@ export function assertDigest(plan: Plan, label: string, expectDigest?: string): 
   return digest;
 }
 
-/**
- * The checks of a saved plan that need neither the API nor the environment (`show`, the library's
- * readPlanFile, and apply before anything else): its digest (recorded, and `expectDigest`), the form
- * of its bound values (with `salt`, the default, their salt too: apply checks it after the re-plan),
- * and what it shows against its operations. Resolves with its digest.
- */
 export function checkSavedPlan(plan: Plan, label: string, expectDigest?: string, salt = true): string {
   const digest = assertDigest(plan, label, expectDigest);
   assertInputsForm(plan, label, { salt: false });
@@ -308,10 +265,6 @@ export function assertSafe(plan: Plan, maxDeletes: number, force: boolean): void
   );
 }
 
-/**
- * Zones that could not be planned fail the command after the plan has been shown: each error once,
- * with the zones it stopped (an error every zone shares, such as a missing permission, is one line).
- */
 export function assertNoZoneErrors(plan: Plan): void {
   const failed = plan.zones.filter((z) => z.errors.length > 0);
   if (failed.length === 0) return;
@@ -320,7 +273,6 @@ export function assertNoZoneErrors(plan: Plan): void {
   );
 }
 
-/** The zones' errors, each told once with its zone in the text as `{zone}`, followed by the zones it stopped. */
 function groupZoneErrors(
   zones: ReadonlyArray<{ zone_id: string; name?: string; scope?: "account"; errors: readonly string[] }>,
 ): string[] {

@@ -1,9 +1,5 @@
-// `export --defaults`: what every exported zone holds alike, written once in the file's `defaults:`
-// (docs/configuration.md#defaults) and left out of the zones, so that each zone merged with it is the
-// zone as exported. Shared is the largest common part: mappings key by key at every depth, a list or
-// a plain value only when it is the same in every zone, and only keys every zone has (a key some zone
-// lacks stays where it is: its absence may not mean the default's value). Never shared: a zone's
-// identity, a section of one zone only, and anything holding an `id:` pin (an object of one zone).
+// `export --defaults`: what every exported zone holds alike, written once in the file's `defaults:`.
+// Spec: docs/configuration.md.
 import equal from "fast-deep-equal";
 import { setOwn } from "../data-record.js";
 import { SECTIONS } from "../sections/index.js";
@@ -53,10 +49,7 @@ function without(zone: Rec, shared: Rec): Rec {
   return out;
 }
 
-/**
- * The zones' shared part as defaults and each zone without it. Fewer than two zones share nothing
- * (defaults undefined): one zone's defaults would be the zone itself.
- */
+/** The zones' shared part as defaults and each zone without it. */
 export function shareDefaults(zones: readonly Rec[]): { defaults?: Rec; zones: Rec[] } {
   if (zones.length < 2) return { zones: [...zones] };
   const refused = new Set(SECTIONS.filter((s) => s.zoneOnly !== undefined).map((s) => s.path));

@@ -1,11 +1,9 @@
-// Writes an export as a zoneform file: a header (the schema for editors, what was exported and when,
-// which environment variables the file refers to) and the YAML of the desired state. Pure.
+// Writes an export as a zoneform file.
 import { documentYaml } from "../safe-yaml.js";
 import { printable } from "../safe-text.js";
 import type { ExportNotes, ExportSection } from "./types.js";
 
 export interface DocumentHeader {
-  /** Path of the editor schema as the editor resolves it from the file; none, no `$schema` line. */
   schemaRef?: string | undefined;
   version: string;
   exportedAt: Date;
@@ -15,11 +13,7 @@ export interface DocumentHeader {
   sections: readonly ExportSection[];
 }
 
-/**
- * The header comment. Job names and zone ids in it come from the API: made printable, so that a
- * newline in them cannot end the comment and start YAML of its own, nor a control character reach
- * the terminal.
- */
+/** The header comment. */
 export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   const lines = [
     ...(h.schemaRef === undefined ? [] : [`# yaml-language-server: $schema=${h.schemaRef}`]),
@@ -44,7 +38,6 @@ export function headerComment(h: DocumentHeader, notes: ExportNotes): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** What an export read, in words: `zone a, b`, `account c`, `zone a and account c`. */
 function exportedUnits(h: DocumentHeader): string {
   const parts = [
     ...(h.zones.length > 0 || !h.accounts?.length

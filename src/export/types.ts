@@ -11,7 +11,6 @@ export {
 export const EXPORT_SECTIONS: readonly string[] = SECTIONS.map((s) => s.name);
 export type ExportSection = string;
 
-/** The section a name given to `export` means: its name, or a name it was known by before; else undefined. */
 export function exportSectionNamed(name: string): ExportSection | undefined {
   return SECTIONS.find((s) => s.name === name || s.formerNames?.includes(name))?.name;
 }

@@ -1,6 +1,4 @@
-// `zoneform export`: reads the live zones through the resource kinds' own `read` functions (so export
-// and plan see the same thing) and writes them back in the file's shape, section by section. A
-// section is all or nothing: a read error fails the export rather than leave a section out unnoticed.
+// `zoneform export`: reads the live zones through the resource kinds' own `read` functions.
 import { NO_SECRETS } from "../secrets/index.js";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { createReadContext } from "../engine/index.js";
@@ -69,15 +67,9 @@ async function exportZone(
   const info = await readZoneInfo(ctx.read.client, ctx.zoneId);
   const zone: Record<string, unknown> = { zone_id: ctx.zoneId, ...(info?.name ? { name: info.name } : {}) };
   for (const part of parts) if (part) mergeInto(zone, part);
-  // Every string the API answered is written so that it reads back as itself: live text holding
-  // `${env:X}` stays that text, never a reference (only the sections' own references stay, FileText).
   return escapeTemplates(zone);
 }
 
-/**
- * An entry of `accounts:` from the live account: each exported section's account list (the entry's
- * `prune: false` when a section left live objects out). No api_token: the file names none of its own.
- */
 async function exportAccount(
   ctx: SectionContext,
   sections: readonly ExportSection[],
@@ -109,7 +101,6 @@ async function exportAccount(
   return escapeTemplates({ account_id, ...(prune === false ? { prune } : {}), ...lists });
 }
 
-/** Merges a section's part of the zone in: objects shared by sections (`logs`) key by key. */
 function mergeInto(target: Record<string, unknown>, part: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(part)) {
     const have = Object.hasOwn(target, key) ? target[key] : undefined;

@@ -1,8 +1,5 @@
-// Turns the new-WAF configuration the migration API proposes (`GET waf_migration/config`) into the
-// zoneform `waf` section that states it, and renders that as a zoneform YAML file. The intent is read
-// from the proposed execute rules with the same derivation the waf_managed_rules kind applies to a
-// deployed entry point (resources/owasp-intent.ts), so the written file plans with no changes once
-// `start --mode pending` has saved the proposal. Pure: no I/O.
+// Turns the new-WAF configuration the migration API proposes (`GET waf_migration/config`) into the zoneform `waf`
+// section that states it, and renders that as a zoneform YAML file.
 import { Document, isScalar } from "yaml";
 import {
   CLOUDFLARE_MANAGED_RULESET_ID,
@@ -48,7 +45,6 @@ const OWASP_LAST_RULE_ID = "6179ae15870a4bb7b2d480d4843b323c";
 
 const OWASP_ACTIONS: readonly string[] = ["block", "managed_challenge", "js_challenge", "log", "challenge"];
 
-/** When the OWASP ruleset could not be read: what the API notes document about it. */
 export function documentedOwasp(): OwaspRuleset {
   return {
     id: OWASP_RULESET_ID,
@@ -181,7 +177,6 @@ export interface MigrationYamlOptions {
   header?: string[];
 }
 
-/** The zoneform file for the zone, holding only the `waf` section (so nothing else is owned). */
 export function renderMigrationYaml(opts: MigrationYamlOptions): string {
   const zone: Record<string, unknown> = { zone_id: opts.zoneId };
   if (opts.zoneName) zone.name = opts.zoneName;

@@ -1,6 +1,4 @@
-// The WAF migration's decisions and explanations, pure: whether a zone can be migrated (and why not),
-// whether a `start` must be refused before anything is written, what a start will do, and what the
-// status answer means. The commands fetch; these functions decide and word.
+// The WAF migration's decisions and explanations, pure.
 import { WAF_KEY } from "../sections/index.js";
 
 /** `GET zones/{z}/waf_migration/check?phase_two=1` → result. */
@@ -8,7 +6,6 @@ export interface MigrationCheck {
   compatible: boolean;
   /** `start` for an eligible zone not yet migrated; other values are not documented. */
   migration_state: string;
-  /** Why not, when not compatible (not in the docs; the emulator and some answers carry it). */
   reason?: string;
 }
 
@@ -25,7 +22,6 @@ export type MigrationMode = "validation" | "pending";
 
 export const MIGRATION_MODES: readonly MigrationMode[] = ["validation", "pending"];
 
-/** What zoneform says about an ineligible zone, after the API's own reason (spec "Migration rules"). */
 const INELIGIBLE_ADVICE = [
   "A zone with URI-based WAF overrides (objects only the API can make) is ineligible until those overrides " +
     "are deleted.",
@@ -76,10 +72,7 @@ export function explainCheck(zone: string, check: MigrationCheck): CheckExplanat
   };
 }
 
-/**
- * Why `start --mode <mode>` must be refused before anything is written, or undefined. `plan` is the
- * zone's plan when it could be read; unknown, the API's own refusal of validation mode is relied on.
- */
+/** Why `start --mode <mode>` must be refused before anything is written, or undefined. */
 export function startRefusal(
   zone: string,
   check: MigrationCheck,

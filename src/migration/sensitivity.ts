@@ -1,6 +1,4 @@
-// The spec's mapping from the previous WAF's OWASP settings to the new WAF's (spec "Migration rules"):
-// old sensitivity → paranoia level and anomaly score threshold, old action → new action. The API's
-// proposed configuration already applies it; zoneform uses the table to explain that proposal.
+// The spec's mapping from the previous WAF's OWASP settings to the new WAF's.
 
 type OldSensitivity = "high" | "medium" | "low" | "default";
 
@@ -13,7 +11,6 @@ const SENSITIVITY_MAPPING: Readonly<Record<OldSensitivity, { paranoia_level: num
 
 const LABEL: Record<OldSensitivity, string> = { high: "High", medium: "Medium", low: "Low", default: "Default" };
 
-/** The old sensitivities the spec maps onto this paranoia level and threshold (none for a custom pair). */
 export function oldSensitivitiesFor(paranoiaLevel: number, scoreThreshold: number): string[] {
   return (Object.keys(SENSITIVITY_MAPPING) as OldSensitivity[])
     .filter(
@@ -24,7 +21,6 @@ export function oldSensitivitiesFor(paranoiaLevel: number, scoreThreshold: numbe
     .map((s) => LABEL[s]);
 }
 
-/** The old action a new OWASP action comes from: Simulate became `log`; the others map almost directly. */
 export function oldActionFor(action: string): string | undefined {
   if (action === "log") return "Simulate";
   if (action === "block") return "Block";

@@ -1,10 +1,4 @@
-// The one write of `waf-migration start`, pure: the migration switch is a PUT of the managed phase's
-// entry point (`?waf_migration=<mode>&phase_two=1`), and a PUT takes the entry point's whole rule list.
-// So that the switch writes only the migration's own rules, the list sent is the live one, every rule
-// kept by its id with its content as read (a skip rule zoneform does not own, an execute rule with its
-// overrides stay byte-identical), followed by the proposal's rules the entry point does not hold yet.
-// What the proposal would deploy that the entry point already deploys is not sent again: the live rule
-// and its tuning win. Every rule sent, added or kept, is listed before the confirmation.
+// The one write of `waf-migration start`, pure.
 import equal from "fast-deep-equal";
 import {
   writableRule,
@@ -20,7 +14,6 @@ import type { MigrationMode } from "./eligibility.js";
 
 export const WAF_PHASE = "http_request_firewall_managed";
 
-/** A rule of `GET …/waf_migration/config`: `id`, `version` and `ref` are empty on the unsaved proposal. */
 export type ProposedRule = Record<string, unknown>;
 
 export interface SwitchPlan {
@@ -29,7 +22,6 @@ export interface SwitchPlan {
   added: ProposedRule[];
   /** Live rules sent back unchanged (by id), in the entry point's order. */
   kept: LiveRule[];
-  /** What is written, in words: one line per write, then one per rule added or kept. */
   lines: string[];
 }
 
@@ -67,10 +59,6 @@ function describeRule(rule: Record<string, unknown>): string {
   return parts.join(", ");
 }
 
-/**
- * Whether the entry point already holds what a proposal rule adds: an execute rule of the same managed
- * ruleset (whatever its tuning), or any other rule with the same action, expression and parameters.
- */
 function heldBy(live: readonly LiveRule[], proposed: ProposedRule): LiveRule | undefined {
   const target = executedRuleset(proposed);
   if (target) return live.find((r) => executedRuleset(r) === target);
@@ -82,10 +70,6 @@ function heldBy(live: readonly LiveRule[], proposed: ProposedRule): LiveRule | u
   );
 }
 
-/**
- * The switch call for `mode` and the words that describe it, or the reason it cannot be made without
- * losing a live rule (a rule the API answered without an id cannot be sent back as itself).
- */
 export function planSwitch(
   zoneId: string,
   mode: MigrationMode,
@@ -149,7 +133,6 @@ export function planSwitch(
   };
 }
 
-/** The live entry point as compared before the write: what the confirmation showed must still be there. */
 export function sameEntrypoint(shown: Entrypoint | null, now: Entrypoint | null): boolean {
   return equal(shown, now);
 }

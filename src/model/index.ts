@@ -1,5 +1,5 @@
-// The model layer's front door: the plain types shared by every layer (the desired state, the plan,
-// the environment). Other layers import them from here.
+// The model layer's front door: the plain types shared by every layer (the desired state, the plan, the
+// environment).
 export * from "./desired.js";
 export * from "./env.js";
 export * from "./plan.js";

@@ -1,7 +1,4 @@
-// The checks of a saved plan that need neither the API nor the environment: whether what it shows
-// (the counts, each change's kind, fields and zone name) agrees with the operations it carries. The
-// digest covers both, so these catch a plan edited by hand and digested again before anyone reads it
-// (`show` refuses it); `apply` also plans anew and compares everything shown (engine/verify.ts).
+// The checks of a saved plan that need neither the API nor the environment.
 import { StalePlanError } from "../errors.js";
 import type { Change, Plan, ZonePlan } from "../model/index.js";
 import { printable } from "../safe-text.js";
@@ -22,7 +19,6 @@ function lastSegment(path: string): string {
   }
 }
 
-/** Whether the kind's operations are the ones its kind makes: a delete only deletes, a create or update never. */
 function kindProblem(c: Change): string | undefined {
   const methods = c.operations.map((op) => op.method);
   const deletes = methods.filter((m) => m === "DELETE").length;
@@ -66,10 +62,6 @@ function at(body: unknown, path: string): { found: boolean; value?: unknown } {
   return { found: true, value: here };
 }
 
-/**
- * Whether the fields the kind maps directly to its write's body (`bodyFields`) show what the body
- * sends: each shown value is the one sent, and each such value sent is shown (or is the value before).
- */
 function bodyProblems(c: Change, kind: ResourceKind | undefined): string[] {
   const names = kind?.bodyFields;
   if (!names || c.kind === "delete") return [];
@@ -95,11 +87,6 @@ function zoneLabel(z: ZonePlan): string {
   return printable(unitName(z));
 }
 
-/**
- * What a plan shows that its operations do not do, in words (empty when it agrees): the counts against
- * the changes, each change's kind against its calls, the live id against the paths, the fields the
- * kind maps directly against the bodies, and a zone's name against its desired state.
- */
 export function planInconsistencies(plan: Plan, kinds: readonly ResourceKind[] = RESOURCE_KINDS): string[] {
   const out: string[] = [];
   const counted = summariseZones(plan.zones);
@@ -130,10 +117,6 @@ export function planInconsistencies(plan: Plan, kinds: readonly ResourceKind[] =
   return out;
 }
 
-/**
- * Refuses a saved plan that shows what its operations do not do (exit 1): `name` says which plan ("the
- * plan file plan.json"). Nothing has been read or written when it throws.
- */
 export function assertConsistent(plan: Plan, name: string): void {
   const found = planInconsistencies(plan);
   if (found.length === 0) return;

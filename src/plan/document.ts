@@ -1,9 +1,7 @@
 // A plan as its file holds it (format 5): the zones in `zones`, the entries of `accounts:` in `accounts`, each
-// account named by `account_id` (docs/commands/plan.md). Inside zoneform every unit is a ZonePlan (an account's
-// with `scope: "account"`); these two functions are the only place the two shapes meet. Pure.
+// account named by `account_id` (docs/commands/plan.md).
 import type { Change, Plan, ZonePlan } from "../model/index.js";
 
-/** An account's unit as the file holds it: `account_id` where a zone has `zone_id`, in it and in its changes. */
 type AccountDocument = Omit<ZonePlan, "zone_id" | "scope" | "changes" | "audit"> & {
   account_id: string;
   changes: Array<Omit<Change, "zone_id"> & { account_id: string }>;
@@ -39,7 +37,6 @@ export function toDocument(plan: Plan): PlanDocument {
   return { ...rest, zones, ...(accounts.length > 0 ? { accounts } : {}) };
 }
 
-/** Whether a value holds its accounts among its zones, as zoneform holds a plan inside (not as a file does). */
 export function isInternalForm(doc: unknown): doc is Plan {
   const zones = (doc as { zones?: unknown })?.zones;
   return Array.isArray(zones) && zones.some((z) => (z as { scope?: unknown })?.scope === "account");

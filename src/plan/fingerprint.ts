@@ -1,5 +1,4 @@
-// Fingerprints of live resources: a saved plan records one per resource it read, and apply refuses
-// the plan when any of them changed, appeared or disappeared since.
+// Fingerprints of live resources.
 import { hash } from "node:crypto";
 import { canonicalJson } from "../canonical-json.js";
 

@@ -1,6 +1,4 @@
-// Orders a zone's changes: make before break. Creates, replacements and updates go first, in the
-// kinds' apply order (settings before policies, …); deletes last, in reverse kind order, so nothing
-// is removed before what replaces it exists.
+// Orders a zone's changes: make before break.
 import type { Change } from "../model/index.js";
 
 export function orderChanges(changes: Change[], kindOrder: (resource: string) => number): Change[] {

@@ -1,7 +1,4 @@
-// The plan file's format: the text `plan --out` saves and the checks of its form when it is read back
-// (format 4, the plan schema, every operation addressing its own zone). The file holds `${env:NAME}`
-// references in place of secret values and the desired state as written. No file I/O here: reading
-// and writing plan files is engine/plan-store.ts, at the edge.
+// The plan file's format.
 import { createRequire } from "node:module";
 import { ConfigError } from "../errors.js";
 import { jsonProblem, MAX_PLAN_JSON_DEPTH, parseJsonWithin } from "../json-depth.js";
@@ -16,7 +13,6 @@ let validatePlanDoc: ((doc: unknown) => boolean) & {
   errors?: Array<{ instancePath: string; message?: string }> | null;
 };
 
-/** The plan schema's validator; it and ajv are loaded only here, when a plan file is read (never by `plan`). */
 export async function planValidator() {
   if (!validatePlanDoc) {
     // CommonJS packages: Node's import() gives their exports as `default` too, the bundled CLI only there.
@@ -36,11 +32,6 @@ export function serialisePlan(plan: Plan, secrets: SecretHolder): string {
   return planFileText(planForFile(plan, secrets), secrets);
 }
 
-/**
- * A saved plan's text, its form checked: JSON, format 3, the plan schema, and every operation
- * addressing the zone it belongs to. Nothing in it is interpolated or trusted: apply re-plans its
- * desired state and uses the plan only to compare (see engine/verify.ts). `path` names it in messages.
- */
 export async function parsePlanText(text: string, path: string): Promise<Plan> {
   let doc: unknown;
   try {
@@ -51,14 +42,11 @@ export async function parsePlanText(text: string, path: string): Promise<Plan> {
   return checkPlanDocument(doc, path);
 }
 
-/** A plan given as a value (a parsed plan file, or a plan object), its form checked as `parsePlanText` does. */
 export async function checkPlanDocument(given: unknown, path: string, name = `the plan file ${path}`): Promise<Plan> {
   // A plan value as zoneform holds it inside (its accounts among its units) is checked as its file would be.
   const doc = isInternalForm(given) ? toDocument(given) : given;
   const version = (doc as { format_version?: unknown })?.format_version;
   if (version !== PLAN_FORMAT_VERSION) {
-    // Format 2's digest left out what `show` displays; format 3 bound each value apart (a KDF per reference);
-    // format 4 held values where references stand now, and accounts among the zones.
     throw planFileProblem(
       path,
       name,
@@ -96,7 +84,6 @@ export async function checkPlanDocument(given: unknown, path: string, name = `th
   return plan;
 }
 
-/** A plan file's problem (exit 3): `name` is how the message names the plan ("the plan file x.json"). */
 export function planFileProblem(path: string, name: string, message: string): ConfigError {
   return new ConfigError([{ file: path, line: 1, column: 1, pointer: "", message }], `${name} ${message}`);
 }

@@ -1,18 +1,15 @@
-// The planner: a pure function from the desired state and what was read of the live zones to the
-// ordered plan. No client, no clock, no environment: everything it needs is in its two arguments,
-// so it is tested from recorded live snapshots (JSON) in milliseconds, and the engine only reads.
+// The planner: a pure function from the desired state and what was read of the live zones to the ordered plan.
 import { PLAN_FORMAT_VERSION, type AuditChecks, type Change, type Plan, type ZonePlan } from "../model/index.js";
 import { type ResourceKind, type DesiredState, type DesiredZone, RESOURCE_KINDS, SECTIONS } from "../sections/index.js";
 import { orderChanges } from "./order.js";
 import { summariseZones } from "./summary.js";
 import { accountDocument, planUnits, unitKey } from "./units.js";
 
-/** What was read of one zone: each owned kind's live value (plain data), fingerprints and read errors. */
 export interface ZoneLive {
   zone_id: string;
   /** An account's unit (`zone_id` is then the account's id). */
   scope?: "account";
-  /** Kind name → what its `read` returned (`live`). A kind whose read failed is absent. */
+  /** Kind name → what its `read` returned (`live`). */
   kinds: Record<string, unknown>;
   /** `kind/identity` → fingerprint of each live resource read. */
   fingerprints: Record<string, string>;
@@ -26,19 +23,11 @@ export interface LiveState {
   zones: ZoneLive[];
 }
 
-/**
- * A diff takes apart what the API answered: an answer of an unexpected shape surfaces as a TypeError
- * there. That is the API's answer at fault as far as the user can tell: it fails the zone, not the run.
- */
 export function unexpectedAnswer(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return `the API's answer is not in the shape zoneform expects (${message}); nothing was changed`;
 }
 
-/**
- * The zone as its file declares it, for a saved plan to re-plan: as written when it came from a file; a
- * desired state built in code carries its normalized form (both in template syntax, references kept).
- */
 export function declaredZone(zone: DesiredZone): unknown {
   if (zone.declared) return zone.declared;
   if (zone.scope === "account") {
@@ -49,7 +38,6 @@ export function declaredZone(zone: DesiredZone): unknown {
   return rest;
 }
 
-/** What audit checks of a zone, with the base configuration's lines when one was given (`base`). */
 function auditChecksOf(zone: DesiredZone, base?: DesiredState): AuditChecks | undefined {
   const linesOf = (z: DesiredZone | undefined) =>
     z ? SECTIONS.flatMap((s) => (s.owns(z) ? (s.auditChecks?.(z) ?? []) : [])) : [];
@@ -59,7 +47,7 @@ function auditChecksOf(zone: DesiredZone, base?: DesiredState): AuditChecks | un
   return { lines, ...(was !== undefined ? { base: was } : {}) };
 }
 
-/** Plans one zone from what was read of it. Pure. */
+/** Plans one zone from what was read of it. */
 export function planZone(
   desired: DesiredState,
   zone: DesiredZone,
@@ -99,7 +87,7 @@ export function planZone(
   };
 }
 
-/** The plan as a whole, from zone plans (in the desired state's order). Pure. */
+/** The plan as a whole, from zone plans (in the desired state's order). */
 export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt: string): Plan {
   return {
     format_version: PLAN_FORMAT_VERSION,
@@ -111,10 +99,6 @@ export function assemblePlan(desired: DesiredState, zones: ZonePlan[], createdAt
   };
 }
 
-/**
- * `plan(desired, live) → Plan`: the ordered changes that make the live zones (and accounts) match the
- * desired state. Pure; a unit missing from `live` is planned as unread (an error, no change).
- */
 export function plan(
   desired: DesiredState,
   live: LiveState,

@@ -1,6 +1,5 @@
-// A plan holds references, never values: its strings are in the file's template syntax (src/template.ts),
-// live values included (src/secrets templatizes every answer). Shown, each reference is `(sensitive)`;
-// written to a file, the plan is kept as it is, with what still looks like a credential hidden.
+// A plan holds references, never values: its strings are in the file's template syntax (src/template.ts), live
+// values included (src/secrets templatizes every answer).
 import type { Plan, SecretValues, ValueRedactor } from "../model/index.js";
 import { RuntimeError } from "../errors.js";
 import { SENSITIVE, mapStrings, redactDestination } from "../redact.js";
@@ -44,12 +43,10 @@ function walk(value: unknown, key?: string): unknown {
   return value;
 }
 
-/** What hides a holder's values in outputs (a client's logs, an API message echoing a write). */
 export function displayRedactor(holder: SecretHolder): ValueRedactor {
   return holder.secrets.redactor();
 }
 
-/** Each string of `value` as shown: references hidden, then any value left hidden (short ones where whole). */
 function shownDeep<T>(value: T, holder: SecretHolder): T {
   const values = holder.secrets.redactor();
   return mapStrings(value, (s) => values.redactString(shownTemplate(s))) as T;
@@ -82,7 +79,6 @@ export function planForDisplay(plan: Plan, holder: SecretHolder): Plan {
   );
 }
 
-/** A file form's redactor: any value left (a short or encoded one in a live value), then credential shapes. */
 function fileRedactor(values: ValueRedactor): Pick<ValueRedactor, "redact" | "redactString" | "redactDeep"> {
   const hide = (s: string) => hideCredentialShapes(s, SENSITIVE);
   return {
@@ -92,16 +88,10 @@ function fileRedactor(values: ValueRedactor): Pick<ValueRedactor, "redact" | "re
   };
 }
 
-/** A live value as a plan file holds it: credentials hidden (what fingerprints are computed over too). */
 export function fileView<T>(value: T, holder: SecretHolder): T {
   return fileRedactor(holder.secrets.redactor()).redactDeep(redactLiveSecrets(value));
 }
 
-/**
- * The plan as a plan file holds it, without its bound values and digest: live credentials hidden. Only
- * what can hold a secret is rewritten (bodies, values, texts): never a zone id, an API path or a
- * fingerprint. What a re-plan is compared in (engine/verify.ts), and what the salt is derived from.
- */
 export function fileForm(plan: Plan, holder: SecretHolder): Plan {
   const r = fileRedactor(holder.secrets.redactor());
   const { digest: _digest, inputs: _inputs, ...rest } = plan;
@@ -140,11 +130,6 @@ export function fileForm(plan: Plan, holder: SecretHolder): Plan {
   };
 }
 
-/**
- * The plan as written to a file or as JSON: its file form, the values its references had bound by the
- * KDF (a saved plan keeps its own; a plan made now gets them under the salt derived from its content),
- * and its digest. Synchronous: `preparePlanFile` first derives the binding on other threads.
- */
 export function planForFile(plan: Plan, holder: SecretHolder): Plan {
   const filed = fileForm(plan, holder);
   const inputs = plan.inputs ?? bindInputs(holder.secrets, saltOf(plan));
@@ -158,7 +143,6 @@ export async function preparePlanFile(plan: Plan, holder: SecretHolder): Promise
   await prepareInputs(holder.secrets, saltOf(plan));
 }
 
-/** Salts by the plan they were derived for (a plan's desired state is not rewritten by fileForm). */
 const salts = new WeakMap<Plan, string>();
 
 function saltOf(plan: Plan): string {
@@ -170,10 +154,6 @@ function saltOf(plan: Plan): string {
   return salt;
 }
 
-/**
- * The text of a plan as a file holds it: indented JSON, invisible characters escaped. A last check: no
- * value is left in any encoding; one left would be a fault of zoneform's, and the plan is not written.
- */
 export function planFileText(filed: Plan, holder: SecretHolder): string {
   const text = `${safeJson(toDocument(filed), 2)}\n`;
   if (holder.secrets.redactor().valueIn(text)) {

@@ -1,23 +1,17 @@
-// What binds a saved plan to the values it was made with: one scrypt of every referenced name and value
-// together, salted by the plan's derived salt; docs/secrets.md gives the parameters and what a guess costs.
+// What binds a saved plan to the values it was made with.
+// Spec: docs/secrets.md.
 import { createHash, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 import { getOwn } from "../data-record.js";
 import type { Env, PlanInputs, PlanKdf, SecretValues } from "../model/index.js";
 import { EnvSecrets } from "./values.js";
 
-/**
- * The KDF a plan made now records: 128·n·r bytes = 20 MiB of memory and about 50 ms of one core per
- * value (docs/secrets.md has the measures).
- */
 export const PLAN_KDF: Readonly<PlanKdf> = { name: "scrypt", n: 2 ** 14, r: 10, p: 1 };
 
-/** The weakest and the dearest parameters a plan may record: below, a guess is cheap; above, a check is. */
 const MIN = { n: 2 ** 14, r: 8, p: 1, memory: 16 * 1024 * 1024 };
 const MAX = { n: 2 ** 20, r: 32, p: 4, memory: 256 * 1024 * 1024 };
 
 const KEY_BYTES = 32;
 
-/** What is wrong with recorded KDF parameters, in words, or undefined when they are within bounds. */
 export function kdfProblem(kdf: PlanKdf): string | undefined {
   const { n, r, p } = kdf;
   const int = (v: number) => Number.isSafeInteger(v);
@@ -39,12 +33,10 @@ export function kdfProblem(kdf: PlanKdf): string | undefined {
 
 const options = (kdf: PlanKdf) => ({ N: kdf.n, r: kdf.r, p: kdf.p, maxmem: 2 * 128 * kdf.n * kdf.r + 2 ** 20 });
 
-/** What is derived: each reference's name and value, in name order, NUL-separated (no name holds a NUL). */
 function password(pairs: readonly (readonly [string, string])[]): string {
   return pairs.map(([name, value]) => `${name}\u0000${value.length}\u0000${value}`).join("\u0000");
 }
 
-/** Derived bindings by a hash of what they were derived from (never the values themselves as a key). */
 const derived = new Map<string, string>();
 const pending = new Map<string, Promise<string>>();
 /** Enough for any run; past it the oldest are dropped (derived again if needed). */
@@ -62,7 +54,6 @@ function remember(key: string, hex: string): string {
   return hex;
 }
 
-/** The binding of `pairs` (hex), derived on this thread: for the paths that must stay synchronous. */
 function bindingSync(kdf: PlanKdf, salt: string, pairs: readonly (readonly [string, string])[]): string {
   const secret = password(pairs);
   const key = cacheKey(kdf, salt, secret);
@@ -98,7 +89,6 @@ function binding(kdf: PlanKdf, salt: string, pairs: readonly (readonly [string, 
   return running;
 }
 
-/** Derives the binding of `secrets` under `salt` on libuv's threads, so that `bindInputs` then finds it. */
 export async function prepareInputs(secrets: SecretValues, salt: string, kdf: PlanKdf = PLAN_KDF): Promise<void> {
   const pairs = EnvSecrets.pairs(secrets);
   if (pairs.length > 0) await binding(kdf, salt, pairs);
@@ -111,14 +101,6 @@ export function bindInputs(secrets: SecretValues, salt: string, kdf: PlanKdf = P
   return { kdf: { ...kdf }, salt, names: pairs.map(([name]) => name), hash: bindingSync(kdf, salt, pairs) };
 }
 
-/**
- * The references whose value now is not the one the plan was made with, in words (`${env:X} is not
- * set`, `${env:X} has another value than when the plan was made`; with several references bound
- * together, which of them changed cannot be told, and the message names them all): never a value.
- * `used`: the references the desired state uses now (a reference the plan did not bind is refused
- * too). The recorded parameters are the ones used; their bounds and the salt are checked before
- * (engine/verify.ts).
- */
 export async function changedInputs(
   inputs: PlanInputs | undefined,
   env: Env,

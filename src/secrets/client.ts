@@ -1,6 +1,4 @@
-// The two ways a request may leave with the desired state's strings in it. Reads (plan, drift, the checks
-// before review) go through `readOnly`, which refuses any request holding a reference; writes at apply go
-// through `resolving`, which puts the values in and is the only place that does.
+// The two ways a request may leave with the desired state's strings in it.
 import type { CloudflareClient, RequestOptions } from "../cloudflare/index.js";
 import type { HttpMethod, SecretValues } from "../model/index.js";
 import { RuntimeError } from "../errors.js";
@@ -14,7 +12,6 @@ function refuseReferences(method: HttpMethod, path: string, opts?: RequestOption
     );
 }
 
-/** The client as every read before apply uses it: a request that would carry a reference is never sent. */
 export function readOnly(client: CloudflareClient): CloudflareClient {
   return {
     ...client,
@@ -43,7 +40,6 @@ export function readOnly(client: CloudflareClient): CloudflareClient {
   };
 }
 
-/** The client apply writes through: each body with its values put in, at the moment it is sent. */
 export function resolving(client: CloudflareClient, secrets: SecretValues): CloudflareClient {
   const put = (opts?: RequestOptions): RequestOptions | undefined =>
     opts?.body === undefined ? opts : { ...opts, body: secrets.resolveForWrite(opts.body) };

@@ -1,18 +1,14 @@
-// `${env:NAME}` interpolation of a parsed document, for its checks only (schema, rules): the desired state
-// is made from the document as written (`declaredDocument`), so values stay here and in the checks.
-// Keys are never interpolated; positions stay those of the YAML source.
+// `${env:NAME}` interpolation of a parsed document, for its checks only.
 import type { Env } from "../model/index.js";
 import { ENV_NAME, canonicalTemplate, replaceTemplateTokens } from "../template.js";
 import { setOwn } from "../data-record.js";
 import { childPointer } from "../json-pointer.js";
 
-/** A problem at a JSON pointer of the document (config/problems.ts places it at its line). */
 interface Finding {
   pointer: string;
   message: string;
   severity?: "error" | "warning";
 }
-/** zoneform's own credentials: a file (or an edited plan) must never write them into a zone. */
 const CREDENTIAL_VARIABLES: ReadonlySet<string> = new Set(["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"]);
 
 export interface Interpolated {
@@ -22,16 +18,11 @@ export interface Interpolated {
   findings: Finding[];
   /** Pointer → the string as written, for every string that interpolation changed. */
   templates: Map<string, string>;
-  /** Pointer of each template → the keys that lead to it from the document's root. */
   templatePaths: Map<string, ReadonlyArray<string | number>>;
   /** Pointers of strings that named a missing variable (their schema errors would be noise). */
   missing: Set<string>;
 }
 
-/**
- * `missingEnv: "warning"` (validate without --require-env) reports an unset variable as a warning and
- * goes on with an empty value: the file's shape can be checked without the secrets at hand.
- */
 export function interpolateEnv(
   value: unknown,
   env: Env,
@@ -81,57 +72,11 @@ export function interpolateEnv(
     let hasReference = false;
     const out = replaceTemplateTokens(s, (whole, inner) => {
       if (!inner.startsWith("env:")) {
-        if (ENV_NAME.test(inner)) {
-          result.findings.push({
-            pointer,
-            severity: "warning",
-            message:
-              `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to ` +
-              `silence this)`,
-          });
-        }
+        if (ENV_NAME.test(inner)) result.findings.push(keptAsWritten(whole, inner, pointer));
         return whole;
       }
       hasReference = true;
-      const name = inner.slice(4);
-      if (!ENV_NAME.test(name)) {
-        result.findings.push({
-          pointer,
-          message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`,
-        });
-        result.missing.add(pointer);
-        return "";
-      }
-      if (CREDENTIAL_VARIABLES.has(name)) {
-        result.findings.push({
-          pointer,
-          message:
-            `'${whole}' is zoneform's own API credential; ` + "it is never written into a zone (use another variable)",
-        });
-        result.missing.add(pointer);
-        return "";
-      }
-      const found = Object.hasOwn(env, name) ? env[name] : undefined;
-      if (found === undefined) {
-        result.findings.push(
-          missingEnv === "error"
-            ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` }
-            : {
-                pointer,
-                severity: "warning",
-                message:
-                  `environment variable ${name} is not set (referenced as \${env:${name}}); plan and ` +
-                  `apply will need it`,
-              },
-        );
-        result.missing.add(pointer);
-        return "";
-      }
-      if (!seen.has(name)) {
-        seen.add(name);
-        result.names.push(name);
-      }
-      return found;
+      return resolveReference(whole, inner.slice(4), pointer, { env, missingEnv, result, seen });
     });
     if (hasReference || out !== s) {
       result.templates.set(pointer, s);
@@ -141,6 +86,67 @@ export function interpolateEnv(
   };
   result.value = visit(value);
   return result;
+}
+
+function keptAsWritten(whole: string, inner: string, pointer: string): Finding {
+  return {
+    pointer,
+    severity: "warning",
+    message: `'${whole}' is kept as written; did you mean '\${env:${inner}}'? (write '$${whole}' to silence this)`,
+  };
+}
+
+interface Resolving {
+  env: Env;
+  missingEnv: "error" | "warning";
+  result: Interpolated;
+  seen: Set<string>;
+}
+
+/** The value of one `${env:NAME}`, or "" with a finding when it cannot be used. */
+function resolveReference(
+  whole: string,
+  name: string,
+  pointer: string,
+  { env, missingEnv, result, seen }: Resolving,
+): string {
+  if (!ENV_NAME.test(name)) {
+    result.findings.push({
+      pointer,
+      message: `'${whole}' is not a valid reference: write \${env:NAME} with NAME made of letters, digits and _`,
+    });
+    result.missing.add(pointer);
+    return "";
+  }
+  if (CREDENTIAL_VARIABLES.has(name)) {
+    result.findings.push({
+      pointer,
+      message: `'${whole}' is zoneform's own API credential; it is never written into a zone (use another variable)`,
+    });
+    result.missing.add(pointer);
+    return "";
+  }
+  const found = Object.hasOwn(env, name) ? env[name] : undefined;
+  if (found === undefined) {
+    result.findings.push(
+      missingEnv === "error"
+        ? { pointer, message: `environment variable ${name} is not set (referenced as \${env:${name}})` }
+        : {
+            pointer,
+            severity: "warning",
+            message:
+              `environment variable ${name} is not set (referenced as \${env:${name}}); plan and ` +
+              `apply will need it`,
+          },
+    );
+    result.missing.add(pointer);
+    return "";
+  }
+  if (!seen.has(name)) {
+    seen.add(name);
+    result.names.push(name);
+  }
+  return found;
 }
 
 /** Where the file's API tokens are (`accounts[].api_token`) and which variables hold them. */
@@ -158,10 +164,6 @@ function pointerOf(path: ReadonlyArray<string | number>): string {
   return pointer;
 }
 
-/**
- * The document as written, in the one canonical template syntax: the interpolated one with every
- * string that interpolation changed put back as its template (what the desired state and a plan carry).
- */
 export function declaredDocument(interpolated: Interpolated): unknown {
   // Copy on write: only the containers on the way to a changed string are copied.
   const copies = new Set<unknown>();

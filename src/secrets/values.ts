@@ -1,6 +1,5 @@
-// The one holder of the values of a file's `${env:NAME}` references. The desired state carries the
-// references (src/template.ts syntax); this class alone puts values in, and only where docs/secrets.md's
-// table allows: a write body at apply (`resolveForWrite`), and comparisons that answer only equal or not.
+// The one holder of the values of a file's `${env:NAME}` references.
+// Spec: docs/secrets.md.
 import type { Env, SecretValues } from "../model/index.js";
 import { MIN_SUBSTRING, Redactor, mapStrings } from "../redact.js";
 import { RuntimeError } from "../errors.js";
@@ -13,12 +12,10 @@ import {
 } from "../template.js";
 import { getOwn, setOwn } from "../data-record.js";
 
-/** Keys whose values are ids: never templatized, so paths built from them stay what the API answered. */
 function isIdKey(key: string): boolean {
   return key === "id" || key.endsWith("_id") || key === "ids";
 }
 
-/** How one unit's live values are put in template syntax: by its own references only. */
 interface Templatizer {
   /** `key\0text` → the unit's template under that key that reads as that text. */
   wholes: Map<string, string>;
@@ -53,7 +50,6 @@ export class EnvSecrets implements SecretValues {
     return secrets instanceof EnvSecrets ? [...secrets.#values] : [];
   }
 
-  /** A template read as text; a reference this holder does not know stays as written (`strict`: an error). */
   #resolve(template: string, strict: boolean): string {
     return replaceTemplateTokens(template, (whole, inner) => {
       const ref = referenceOf(inner);
@@ -65,7 +61,6 @@ export class EnvSecrets implements SecretValues {
     });
   }
 
-  /** The templatizer of a unit's desired state (its templates, its variables); of every variable without one. */
   #templatizer(scope: unknown): Templatizer {
     const key = scope !== null && typeof scope === "object" ? scope : undefined;
     const known = key ? this.#scopes.get(key) : this.#everything;
@@ -89,7 +84,6 @@ export class EnvSecrets implements SecretValues {
     return t;
   }
 
-  /** A live string in template syntax: its `${` escaped, each value of MIN_SUBSTRING or more as its reference. */
   #templatizeString(t: Templatizer, live: string, key: string | undefined): string {
     const whole = key === undefined ? undefined : t.wholes.get(`${key}\u0000${live}`);
     if (whole !== undefined) return whole;
@@ -121,7 +115,6 @@ export class EnvSecrets implements SecretValues {
   }
 }
 
-/** Each string of a desired unit that holds a reference, with the key it is under. */
 function* templatesIn(value: unknown, key?: string): Generator<{ key: string; template: string }> {
   if (typeof value === "string") {
     if (key !== undefined && hasEnvReference(value)) yield { key, template: value };
@@ -132,7 +125,6 @@ function* templatesIn(value: unknown, key?: string): Generator<{ key: string; te
   }
 }
 
-/** A holder of no value: a desired state built in code without references, and every test of pure logic. */
 export const NO_SECRETS: SecretValues = new EnvSecrets({}, []);
 
 function templatizeValue(value: unknown, fn: (s: string, key?: string) => string, key?: string): unknown {
@@ -146,7 +138,6 @@ function templatizeValue(value: unknown, fn: (s: string, key?: string) => string
   return value;
 }
 
-/** Whether any string of `value` holds a reference (a body that must wait for apply to be sent). */
 export function holdsReference(value: unknown): boolean {
   if (typeof value === "string") return hasEnvReference(value);
   if (Array.isArray(value)) return value.some(holdsReference);

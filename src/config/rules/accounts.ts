@@ -1,12 +1,9 @@
-// Rules of `accounts:` that the schema cannot say: an account is listed once in a file (across files:
-// ../merge.ts), its api_token is a `${env:NAME}` reference and nothing else (a plan file keeps the
-// reference, never the token), and `prune` without any list of the entry does nothing.
+// Rules of `accounts:` that the schema cannot say.
 import { accountsOf, asString, childPointer, type Finding, type Rule, ACCOUNT_SECTIONS } from "../../sections/index.js";
 
 /** `${env:NAME}` and nothing else around it. */
 const WHOLE_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-/** The variable an api_token as written names, or undefined when it is not one whole `${env:NAME}`. */
 export function tokenVariable(written: string | undefined): string | undefined {
   return written === undefined ? undefined : WHOLE_REFERENCE.exec(written.trim())?.[1];
 }

@@ -1,13 +1,5 @@
-// A Cloudflare credential pasted into the file instead of `${env:NAME}`: any string value shaped like
-// one (src/credential-shape.ts: prefixed cfut_/cfat_/cfk_ tokens anywhere; 40-character tokens and
-// 37–45-hex global keys where a credential belongs, or when unmistakable) is an error at its line.
-// The references themselves are not looked into: `${env:CLOUDFLARE_API_TOKEN}` is what the file should say.
-// A Logpush destination is looked into with the one destination detector (src/credential-shape.ts
-// destinationCredentials): user info (`user:password@`), a parameter whose value looks like a token or
-// is a URL carrying a credential, a path segment that looks like a token, each an error at its line
-// saying how to write it as `${env:NAME}`. Literal secret parameters (by name: keys, passwords, `code`,
-// `sig`, …) and a literal ownership_challenge are reported by the logpush section's rules already:
-// not twice here.
+// A Cloudflare credential pasted into the file instead of `${env:NAME}` is an error at its line.
+// Spec: docs/secrets.md.
 import {
   credentialIn,
   destinationCredentials,
@@ -26,7 +18,6 @@ function message(kind: string): string {
   );
 }
 
-/** The text as written with each `${…}` reference blanked (a reference is never a credential). */
 function withoutReferences(text: string): string {
   return replaceTemplateTokens(text, () => " ");
 }
@@ -57,11 +48,6 @@ function destinationMessage(part: DestinationCredential): string {
   }
 }
 
-/**
- * The first credential a Logpush destination carries literally: a part destinationCredentials finds
- * that is not a `${…}` reference (its parameters named like a credential are the logpush rules'), or
- * a Cloudflare-shaped credential in a parameter's value.
- */
 function inDestination(written: string): string | undefined {
   const flagged = new Set(literalSecretParams(written));
   for (const part of destinationCredentials(written)) {

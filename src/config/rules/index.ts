@@ -1,7 +1,4 @@
-// The semantic rules: what the schema cannot express. Each is a small function (doc, ctx) → findings.
-// Each section declares its own (`rules` in src/sections/<name>/index.ts, run in the registry's order);
-// here are the generic ones, which look at the whole file whatever its sections. Rules that span files
-// (duplicate zone ids, account_id and safety agreeing) are in ../merge.ts.
+// The semantic rules: what the schema cannot express.
 import { type Finding, type Rule, type RuleContext, SECTIONS } from "../../sections/index.js";
 import { ACCOUNT_RULES } from "./accounts.js";
 import { credentialsInFile } from "./credentials.js";

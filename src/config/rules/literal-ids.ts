@@ -1,5 +1,5 @@
-// Ids and zone names are written as they are: zoneform reads and addresses them before any review, and
-// an environment value goes only into the writes it is written for (docs/secrets.md).
+// Ids and zone names are written as they are.
+// Spec: docs/secrets.md.
 import { accountsOf, asRecord, childPointer, literalOnly, zonesOf, type Rule } from "../../sections/index.js";
 
 function* idsIn(value: unknown, pointer: string): Generator<{ pointer: string; what: string }> {

@@ -1,5 +1,4 @@
-// What audit checks of each zone (its script inventory), as the plan shows it: never written to
-// Cloudflare, so it is no change of the plan, but a reviewer sees a new page URL before audit fetches it.
+// What audit checks of each zone.
 import { diffArrays } from "diff/lib/diff/array.js";
 import type { ZonePlan } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
@@ -7,7 +6,6 @@ import { unitName } from "../units.js";
 
 export const AUDIT_TITLE = "script_inventory: checked by audit, not written to Cloudflare";
 
-/** The lines added (+) and removed (-) since the base configuration; undefined without a base. */
 export function auditDiff(z: ZonePlan): Array<{ sign: "+" | "-"; line: string }> | undefined {
   if (!z.audit || z.audit.base === undefined) return undefined;
   return diffArrays(z.audit.base, z.audit.lines).flatMap((p) =>
@@ -20,10 +18,6 @@ export function auditChanged(zones: readonly ZonePlan[]): ZonePlan[] {
   return zones.filter((z) => (auditDiff(z)?.length ?? 0) > 0);
 }
 
-/**
- * Without a base, one line per zone with checks: how many, and every page audit fetches itself (what a
- * file's change could point at a host).
- */
 export function auditListing(zones: readonly ZonePlan[]): string[] {
   return zones.flatMap((z) => {
     if (!z.audit || z.audit.base !== undefined || z.audit.lines.length === 0) return [];

@@ -1,7 +1,4 @@
-// Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens. Every
-// string here may come from the API or the file: what these functions return is printable (control and
-// bidirectional characters escaped); word-diff parts are raw, the renderer escapes them.
-// The one diff function, from its own module: the package index loads all thirty (start-up time).
+// Shared formatting for plan renderers: values, signs, zone labels, word diffs as plain tokens.
 import { diffArrays } from "diff/lib/diff/array.js";
 import type { Change, FieldDiff, Operation, ZonePlan } from "../../model/index.js";
 import { SENSITIVE } from "../../redact.js";
@@ -36,12 +33,6 @@ export interface WordPart {
   removed?: boolean;
 }
 
-/**
- * A word diff of two texts, words being what whitespace, `;` and `,` separate (a CSP source, a
- * directive, an expression operand), each separator a token of its own, so `https://old.example` is
- * replaced whole rather than letter groups inside it, and a source added at the end of a directive
- * (`https://a.example;` → `https://a.example https://b.example;`) shows as that source alone.
- */
 export function wordDiff(before: string, after: string): WordPart[] {
   const words = (s: string) => s.split(/(\s+|[;,])/).filter((w) => w !== "");
   const out: WordPart[] = [];

@@ -1,7 +1,5 @@
-// The Markdown rendering of a plan, for a pull-request comment: a summary table, then one collapsible
-// diff block per zone that changes. Text from the API or the file goes through the one Markdown encoder
-// (src/safe-markdown.ts): printable, so that a value stays on its line of the diff block and in its
-// table cell, and never markup, a link, a mention or a reference outside the diff block.
+// The Markdown rendering of a plan, for a pull-request comment: a summary table, then one collapsible diff block per
+// zone that changes.
 import type { Change, FieldDiff, Plan } from "../../model/index.js";
 import { htmlCode, mdCell, mdCode, mdCodeBlock, mdText } from "../../safe-markdown.js";
 import { printable } from "../../safe-text.js";
@@ -21,7 +19,7 @@ function fieldLines(f: FieldDiff, kind: Change["kind"]): string[] {
 }
 
 function changeLines(c: Change): string[] {
-  // In a diff block the first character colours the line: + green, - red, ! orange, # grey.
+  // In a diff block the first character colours the line: + green, - red, !
   const lead = c.kind === "create" ? "+" : c.kind === "delete" ? "-" : "!";
   const lines = [`${lead} ${SIGN[c.kind]} ${changeTitle(c)}`];
   if (c.summary) lines.push(`#     ${printable(c.summary)}`);
@@ -34,21 +32,14 @@ function changeLines(c: Change): string[] {
 /** GitHub's limit on a comment's length, in characters. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
-/** A marker a CI job looks for to update its one plan comment instead of adding one per push. */
 export const COMMENT_MARKER = "<!-- zoneform plan -->";
 
 export interface MarkdownOptions {
   /** The most characters the output may have (default GitHub's comment limit); 0: no limit. */
   maxBytes?: number;
-  /** Where the full plan is, said when zones are left out (e.g. "the plan.json artifact: zoneform show plan.json"). */
   fullPlan?: string;
 }
 
-/**
- * The plan as a pull-request comment: a marker, a summary table of every zone that changes, then one
- * collapsible block per zone (open when there are few), cut before the size cap with what was left out
- * and where the full plan is.
- */
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const out: string[] = [COMMENT_MARKER, "### zoneform plan", ""];
   // Counted from the changes, never taken from the plan's `summary`.

@@ -1,7 +1,4 @@
-// The Terraform-like text rendering of a plan: one block per zone, a sign per change, field-level
-// before → after (word diffs for long text), the HTTP call under each change, and the Plan: line.
-// Text from the API or the file is made printable before it is coloured. The counts are counted from
-// the changes here, never taken from the plan's `summary`.
+// The Terraform-like text rendering of a plan.
 import pc from "picocolors";
 import type { Change, FieldDiff, Plan } from "../../model/index.js";
 import { printable } from "../../safe-text.js";
@@ -13,10 +10,6 @@ import { AUDIT_TITLE, auditChanged, auditDiff, auditListing } from "./audit-chec
 export interface TextOptions {
   color: boolean;
   verbose?: boolean;
-  /**
-   * false: a zone's errors are not shown under it (the CLI prints them once, grouped, on stderr);
-   * default true.
-   */
   errors?: boolean;
 }
 
