@@ -4,7 +4,8 @@ import type { Node } from "yaml";
 import { getOwn } from "../data-record.js";
 import { UsageError } from "../errors.js";
 import { escapeTemplates, SCRIPT_INVENTORY_KEYS } from "../sections/index.js";
-import { authorizationFor, type SeenScript } from "./check.js";
+import type { SeenScript } from "./check.js";
+import { authorizationFor } from "./script-match.js";
 import type { AuthorizedScript } from "./types.js";
 import {
   DEFAULT_RECENT_DAYS,

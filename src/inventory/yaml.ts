@@ -7,7 +7,8 @@ import { safeYamlText } from "../safe-yaml.js";
 import { printable } from "../safe-text.js";
 import { fitLine } from "../text-width.js";
 import { escapeTemplates, SCRIPT_INVENTORY_KEYS, SECURITY_HEADERS, TODO_JUSTIFICATION } from "../sections/index.js";
-import { lookalikeScript, type SeenScript } from "./check.js";
+import type { SeenScript } from "./check.js";
+import { lookalikeScript } from "./script-match.js";
 import { hostReferences } from "./lookalike.js";
 import type { AuthorizedScript } from "./types.js";
 
