@@ -1,7 +1,5 @@
-// The payment pages' headers in audit's formats for people (text, Markdown evidence) and the CSV rows.
-// What a page sends is hostile text: text and CSV show it printable (cut in text), Markdown through the
-// one Markdown encoder (src/safe-markdown.ts), cut past what a reviewer reads; JSON and SARIF carry the
-// finding as it is (values already cut to MAX_SEEN_CHARS by the check), through safeJson.
+// The payment pages' headers in text, Markdown evidence and CSV. What a page sends is hostile text:
+// each format escapes it (src/safe-markdown.ts for Markdown). Spec: docs/commands/audit.md.
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import { clipUrl, cutApart, layoutTable, type TableColumn } from "../text-width.js";
@@ -105,7 +103,6 @@ export function headersMarkdown(zoneId: string, check: HeaderCheck, meta: Header
   return `${out.join("\n")}\n`;
 }
 
-/** The CSV cells of the header check's rows (renderers.ts lays them out in its columns). */
 export function headersCsvRows(check: HeaderCheck, meta: HeadersMeta): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = check.pages.map((p) => ({
     finding: "page_checked",

@@ -1,6 +1,5 @@
-// One zone of the HTML report: the authorized scripts (justification, owner, hashes), the findings grouped
-// by PCI DSS requirement, the payment pages' headers pinned against seen, the Page Shield alert policies,
-// and Page Shield's own verdicts. Every value is other people's text and goes through `html` (src/safe-html.ts).
+// One zone of the HTML report. Every value is other people's text and goes through src/safe-html.ts.
+// Spec: docs/commands/audit.md, "The HTML report".
 import type { Finding, InventoryCheck, InventoryKind } from "../inventory/index.js";
 import { html, type HtmlValue, type SafeHtml } from "../safe-html.js";
 import type { AlertingCheck, AlertPolicyEvidence } from "./alerting.js";
@@ -10,7 +9,6 @@ import { describeCategories, describeFilters, describeKind, KIND_TITLE } from ".
 import { FINDING_TITLE } from "./render-inventory.js";
 import type { AlertingMeta, AuditFilters, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
 
-/** What the report holds of a zone, as the renderer was given it. */
 export interface HtmlZone {
   zoneId: string;
   name?: string;
@@ -46,7 +44,6 @@ function when(value: string | undefined): HtmlValue {
     : html`<span class="when">${value.slice(0, t + 1)}</span><wbr><span class="when">${value.slice(t + 1)}</span>`;
 }
 
-/** A table: a header row, then one row a list of cells. */
 export function table(head: readonly string[], rows: ReadonlyArray<readonly HtmlValue[]>): SafeHtml {
   return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map(
     (r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`,
@@ -126,7 +123,6 @@ function requirementRows(z: HtmlZone): RequirementRow[] {
   return rows;
 }
 
-/** The findings of the zone's evidence sections, one table per PCI DSS requirement (6.4.3, 11.6.1, others). */
 function findingsByRequirement(z: HtmlZone): SafeHtml {
   const rows = requirementRows(z);
   const checked = z.inventory || z.headers || z.alerting;
@@ -145,7 +141,6 @@ function findingsByRequirement(z: HtmlZone): SafeHtml {
   })}`;
 }
 
-/** Each page's pinned headers, the pinned value against what the page sent. */
 function headersSection(check: HeaderCheck, meta: HeadersMeta): SafeHtml {
   const pinned = meta.pinned_values ?? {};
   const rows: HtmlValue[][] = [];
@@ -209,7 +204,6 @@ function verdictRows(kind: InventoryKind, worst: readonly Finding[]): HtmlValue[
   ]);
 }
 
-/** Page Shield's own verdicts: the counts, then a table for each kind with findings. */
 function verdictsSection(z: HtmlZone): SafeHtml {
   const tables = z.kinds
     .filter((k) => k.worst.length > 0 || k.notShown > 0)
@@ -225,7 +219,6 @@ function verdictsSection(z: HtmlZone): SafeHtml {
 <ul>${z.kinds.map((k) => html`<li>${describeKind(k.kind, k.summary)}</li>`)}</ul>${tables}`;
 }
 
-/** The zone's section of the report. */
 export function zoneHtml(z: HtmlZone, index: number): SafeHtml {
   return html`<section class="zone" id="zone-${index + 1}">
 <h2>Zone ${z.name !== undefined ? html`${z.name} ` : ""}<code>${z.zoneId}</code></h2>
