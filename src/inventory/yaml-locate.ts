@@ -15,7 +15,7 @@ function readBack(text: string): string {
 // config's applyDefaults, passed in by callers: inventory reads no configuration itself.
 export type DefaultsMerger = (document: unknown) => { value: unknown; origin(pointer: string): string };
 
-export interface InventoryPart {
+interface InventoryPart {
   path: Array<string | number>;
   /** Set when the zone takes it from `defaults:`: the other zones that take it from there too. */
   shared?: string[];
