@@ -808,13 +808,13 @@ function cutter(c) {
   const clip2 = c.clip ?? (rank(c) > 0 ? "end" : "middle");
   return clip2 === "url" ? clipUrl : clip2 === "end" ? clipWidth : clipMiddle;
 }
-function cutApart(cells, cut4) {
-  const out = cells.map(cut4);
+function cutApart(cells, cut3) {
+  const out = cells.map(cut3);
   return new Set(out).size === new Set(cells).size ? out : [...cells];
 }
-function keepsApart(cells, width, cut4) {
+function keepsApart(cells, width, cut3) {
   const distinct = new Set(cells);
-  return new Set([...distinct].map((c) => cut4(c, width))).size === distinct.size;
+  return new Set([...distinct].map((c) => cut3(c, width))).size === distinct.size;
 }
 function layoutTable(header3, rows, width, opts = {}) {
   const indent = opts.indent ?? "";
@@ -822,10 +822,10 @@ function layoutTable(header3, rows, width, opts = {}) {
   const natural = cols.map((c, i) => Math.max(displayWidth(c.title), ...rows.map((r) => displayWidth(r[i] ?? ""))));
   const { shown: shown5, widths } = width === void 0 ? { shown: cols.map((_, i) => i), widths: natural } : columnWidths(cols, rows, natural, width - indent.length, opts.min);
   const fit = shown5.map((i) => {
-    const [w, c, cut4] = [widths[i], cols[i], cutter(cols[i])];
+    const [w, c, cut3] = [widths[i], cols[i], cutter(cols[i])];
     const column2 = rows.map((r) => r[i] ?? "");
-    const wrap = c.clip === "wrap" || !keepsApart(column2, w, cut4);
-    return (s) => displayWidth(s) <= w ? [s] : wrap ? cellLines(s, w, c.clip === "wrap") : [cut4(s, w)];
+    const wrap = c.clip === "wrap" || !keepsApart(column2, w, cut3);
+    return (s) => displayWidth(s) <= w ? [s] : wrap ? cellLines(s, w, c.clip === "wrap") : [cut3(s, w)];
   });
   const pad = (s, w) => s + " ".repeat(Math.max(0, w - displayWidth(s)));
   const line = (values2) => {
@@ -54209,7 +54209,6 @@ var init_page_fetch = __esm({
           lookup: guardedLookup(opts.resolve ?? systemResolver, this.allowPrivate)
         });
       }
-      /** The page's headers, or why there are none (never throws). Fetched once per URL per fetcher. */
       fetch(url) {
         let p = this.done.get(url);
         if (!p) {
@@ -54218,7 +54217,6 @@ var init_page_fetch = __esm({
         }
         return p;
       }
-      /** Every URL's answer, fetched PAGE_FETCH_PARALLELISM at a time. */
       async fetchAll(urls) {
         const unique = [...new Set(urls)];
         const answers = await Promise.all(unique.map((u) => this.fetch(u)));
@@ -55196,9 +55194,6 @@ var init_render_describe = __esm({
 });
 
 // src/audit/render-headers.ts
-function cut3(s, max) {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
 function plural3(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -55218,11 +55213,15 @@ function headersText(check3, meta, width) {
     check3.pages.map((p) => printable(p.url)),
     (u) => clipUrl(u, 72)
   );
-  const cells = check3.pages.map((p, i) => [urls[i], String(p.headers_checked.length), cut3(printable(p.summary), 120)]);
+  const cells = check3.pages.map((p, i) => [
+    urls[i],
+    String(p.headers_checked.length),
+    truncate(printable(p.summary), 120)
+  ]);
   if (cells.length > 0) lines.push(...layoutTable(PAGE_COLUMNS, cells, width, { indent: "  " }));
   if (check3.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
   for (const f of check3.findings)
-    lines.push(`  ${f.severity.toUpperCase()} ${printable(cut3(f.message, 600))} [${f.requirement}]`);
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(truncate(f.message, 600))} [${f.requirement}]`);
   return `${lines.join("\n")}
 
 `;
@@ -55295,6 +55294,7 @@ var init_render_headers = __esm({
     init_safe_markdown();
     init_safe_text();
     init_text_width();
+    init_render_describe();
     FINDING_TITLE = {
       "changed-header": "Changed header",
       "missing-header": "Missing header",
@@ -55471,8 +55471,6 @@ var init_render_data = __esm({
       "malicious_url_categories",
       "first_page_url",
       "last_seen_at",
-      // Script inventory rows (and `finding` on every row): page_in_scope, authorized, unauthorized,
-      // changed, stale; malicious and insecure for the rows above.
       "finding",
       "requirement",
       "justification",
@@ -55481,8 +55479,6 @@ var init_render_data = __esm({
       "seen_hash",
       "first_seen_at",
       "fetched_at",
-      // Payment page headers rows: page_checked, changed-header, missing-header, page-unreachable,
-      // insecure-page, policy-not-applied.
       "header",
       "pinned_value",
       "seen_value"
@@ -55566,7 +55562,6 @@ var init_render_data = __esm({
           });
         }
       }
-      /** Rows of `kind` from cells by column name (a row's own zone_id, when it has one, kept). */
       cells(zoneId, kind, rows) {
         for (const cells of rows) {
           const row = { ...EMPTY_ROW, zone_id: zoneId, kind };
@@ -55669,7 +55664,6 @@ var init_collector = __esm({
       limit;
       summary;
       top;
-      /** Counts one item read; `scored` is false for a script without a score. */
       countRead(kind, opts = {}) {
         const s = this.summary[kind];
         s.read += 1;
@@ -55685,11 +55679,9 @@ var init_collector = __esm({
         if (s.malicious_url_categories) for (const c of f.malicious_url_categories) tally(s.malicious_url_categories, c);
         this.top[f.kind].add(f);
       }
-      /** The worst findings of a kind, worst first. */
       worst(kind) {
         return this.top[kind].values();
       }
-      /** Findings of a kind beyond the ones kept. */
       notShown(kind) {
         return this.top[kind].dropped;
       }
@@ -55913,9 +55905,6 @@ function headersSection(check3, meta) {
 (GET, no cookies or credentials, headers only) within ${check3.timeout_ms} ms.</p>
 ${rows.length === 0 ? html`<p>No header is pinned.</p>` : table2(["Page", "Header", "Pinned", "Seen"], rows)}`;
 }
-function recipients2(p) {
-  return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other].join(", ");
-}
 function alertingSection(check3, meta) {
   const rows = check3.policies.map((p) => [
     text(p.name),
@@ -55924,7 +55913,7 @@ function alertingSection(check3, meta) {
     text(p.watches),
     p.enabled ? "enabled" : html`<span class="state-bad">disabled</span>`,
     p.scope === "account" ? "every zone of the account" : "this zone (scoped)",
-    recipients2(p) ? detail(recipients2(p)) : html`<span class="state-bad">no one</span>`
+    recipients(p).length > 0 ? detail(recipients(p).join(", ")) : html`<span class="state-bad">no one</span>`
   ]);
   return html`<h3>Alert policies in place (PCI DSS 11.6.1: alert personnel)</h3>
 <p>The Page Shield alert policies of account <code>${check3.account_id}</code> that cover the zone, read at
@@ -55966,6 +55955,7 @@ var init_render_html_zone = __esm({
   "src/audit/render-html-zone.ts"() {
     "use strict";
     init_safe_html();
+    init_render_alerting();
     init_render_describe();
     init_render_inventory();
     DASH = html`<span class="muted">-</span>`;
@@ -56224,7 +56214,6 @@ var init_render_table = __esm({
       out;
       style;
       width;
-      /** The report after its head, held until the result is known (it is bounded by `--limit` per kind). */
       body = [];
       provenance;
       write(text3) {
@@ -56247,8 +56236,6 @@ Filters: ${mdText(describeFilters(filters))}
       }
       finding() {
       }
-      // The zone's evidence sections, in the order runAudit gives them: the script inventory, the payment
-      // pages' headers, the notification policies of the Page Shield alerts (11.6.1's alerting).
       inventory(zoneId, check3, meta) {
         this.write(
           this.style === "markdown" ? inventoryMarkdown(zoneId, check3, meta) : inventoryText(check3, meta, this.width)
@@ -56307,7 +56294,6 @@ Filters: ${mdText(describeFilters(filters))}
         }
         if (bare) this.write("\n");
       }
-      /** The overall result and the provenance first, then the zones, then the totals. */
       end(totals, result) {
         const provenance = this.provenance ?? { zoneform_version: "unknown", files: [], run_at: "", zones: [] };
         const head = this.style === "markdown" ? `# Page Shield audit

@@ -11,7 +11,7 @@ const SCOPE: Record<AlertPolicyEvidence["scope"], string> = {
   zone: "this zone (scoped)",
 };
 
-function recipients(p: AlertPolicyEvidence): string[] {
+export function recipients(p: AlertPolicyEvidence): string[] {
   return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other];
 }
 

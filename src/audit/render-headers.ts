@@ -4,6 +4,7 @@ import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import { clipUrl, cutApart, layoutTable, type TableColumn } from "../text-width.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
+import { truncate } from "./render-describe.js";
 import type { HeadersMeta } from "./renderer-contract.js";
 
 const FINDING_TITLE: Record<HeaderFinding["type"], string> = {
@@ -20,10 +21,6 @@ const PAGE_COLUMNS: TableColumn[] = [
   { title: "HEADERS" },
   { title: "RESULT", clip: "wrap" },
 ];
-
-function cut(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -51,11 +48,15 @@ export function headersText(check: HeaderCheck, meta: HeadersMeta, width?: numbe
     check.pages.map((p) => printable(p.url)),
     (u) => clipUrl(u, 72),
   );
-  const cells = check.pages.map((p, i) => [urls[i]!, String(p.headers_checked.length), cut(printable(p.summary), 120)]);
+  const cells = check.pages.map((p, i) => [
+    urls[i]!,
+    String(p.headers_checked.length),
+    truncate(printable(p.summary), 120),
+  ]);
   if (cells.length > 0) lines.push(...layoutTable(PAGE_COLUMNS, cells, width, { indent: "  " }));
   if (check.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
   for (const f of check.findings)
-    lines.push(`  ${f.severity.toUpperCase()} ${printable(cut(f.message, 600))} [${f.requirement}]`);
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(truncate(f.message, 600))} [${f.requirement}]`);
   return `${lines.join("\n")}\n\n`;
 }
 

@@ -2,9 +2,10 @@
 // Spec: docs/commands/audit.md, "The HTML report".
 import type { Finding, InventoryCheck, InventoryKind } from "../inventory/index.js";
 import { html, type HtmlValue, type SafeHtml } from "../safe-html.js";
-import type { AlertingCheck, AlertPolicyEvidence } from "./alerting.js";
+import type { AlertingCheck } from "./alerting.js";
 import type { KindSummary } from "./collector.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
+import { recipients } from "./render-alerting.js";
 import { describeCategories, describeFilters, describeKind, KIND_TITLE } from "./render-describe.js";
 import { FINDING_TITLE } from "./render-inventory.js";
 import type { AlertingMeta, AuditFilters, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
@@ -168,10 +169,6 @@ function headersSection(check: HeaderCheck, meta: HeadersMeta): SafeHtml {
 ${rows.length === 0 ? html`<p>No header is pinned.</p>` : table(["Page", "Header", "Pinned", "Seen"], rows)}`;
 }
 
-function recipients(p: AlertPolicyEvidence): string {
-  return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other].join(", ");
-}
-
 function alertingSection(check: AlertingCheck, meta: AlertingMeta): SafeHtml {
   const rows = check.policies.map((p) => [
     text(p.name),
@@ -180,7 +177,7 @@ function alertingSection(check: AlertingCheck, meta: AlertingMeta): SafeHtml {
     text(p.watches),
     p.enabled ? "enabled" : html`<span class="state-bad">disabled</span>`,
     p.scope === "account" ? "every zone of the account" : "this zone (scoped)",
-    recipients(p) ? detail(recipients(p)) : html`<span class="state-bad">no one</span>`,
+    recipients(p).length > 0 ? detail(recipients(p).join(", ")) : html`<span class="state-bad">no one</span>`,
   ]);
   return html`<h3>Alert policies in place (PCI DSS 11.6.1: alert personnel)</h3>
 <p>The Page Shield alert policies of account <code>${check.account_id}</code> that cover the zone, read at
