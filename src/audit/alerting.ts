@@ -1,22 +1,18 @@
-// The alerting half of PCI DSS v4.0.1 11.6.1 for one zone: the account's Cloudflare Notifications policies
-// of a Page Shield alert type (`scriptmonitor_*`) that cover the zone (no zone filter, or one naming it),
-// with who they notify, read with the account's token; and `no-alerting` when no enabled one notifies anybody.
-// Everything read is the API's text: the renderers escape it for their format.
+// The alerting half of PCI DSS 11.6.1 for one zone: the account's Page Shield notification policies
+// that cover it, and `no-alerting` when no enabled one notifies anybody.
+// Spec: docs/commands/audit.md, "Page Shield alerting". All of it is API text the renderers escape.
 import { isPageShieldAlert, PAGE_SHIELD_ALERTS, type LiveNotification } from "../sections/index.js";
 
-/** One policy as the evidence shows it. */
 export interface AlertPolicyEvidence {
   id: string;
   name: string;
   alert_type: string;
-  /** What the alert type watches (Cloudflare's Page Shield documentation), when zoneform knows the type. */
   watches?: string;
   enabled: boolean;
   /** `account`: no zone filter, every zone of the account; `zone`: a zone filter naming this zone (scoped). */
   scope: "account" | "zone";
   email: string[];
   webhooks: string[];
-  /** Other notification mechanisms, e.g. `pagerduty (1)`. */
   other: string[];
 }
 
@@ -32,7 +28,6 @@ export interface AlertingCheck {
   account_id: string;
   policies: AlertPolicyEvidence[];
   findings: AlertingFinding[];
-  /** Why the policies could not be read (then `policies` is empty). */
   error?: string;
 }
 
@@ -62,7 +57,6 @@ function evidenceOf(p: LiveNotification, zoneId: string): AlertPolicyEvidence | 
 
 const notifiesSomeone = (p: AlertPolicyEvidence) => p.email.length + p.webhooks.length + p.other.length > 0;
 
-/** The zone's alerting evidence from the account's policies (or the error reading them). */
 export function checkAlerting(
   zoneId: string,
   accountId: string,

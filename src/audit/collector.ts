@@ -1,21 +1,19 @@
-// Keeps what an audit needs to report without holding the inventory: counters per kind and the worst
-// `limit` findings of each kind (a sorted array with binary insertion; `limit` is small). Memory is
-// bounded by `limit` and by the number of distinct malicious categories, whatever the inventory size.
+// Keeps what an audit reports without holding the inventory: counters per kind and the worst `limit`
+// findings of each, so memory stays bounded whatever the inventory size.
+// Spec: docs/commands/audit.md.
 import { compareFindings, type Finding, type InventoryKind, type Severity } from "../inventory/index.js";
 import { countOwn } from "../data-record.js";
 
 export const INVENTORY_KINDS: readonly InventoryKind[] = ["script", "connection", "cookie"];
 
 export interface KindSummary {
-  /** Items read from the API (after the API's filters). */
   read: number;
   findings: number;
   by_severity: Record<Severity, number>;
   /** Scripts only: items without a js_integrity_score (not scored is not malicious). */
   unscored?: number;
-  /** Scripts and connections: findings that are look-alike hosts (counted in `findings` too). */
   lookalike?: number;
-  /** Scripts and connections: how many findings carry each category, per list (never merged). */
+  /** How many findings carry each category, per list (never merged). */
   malicious_domain_categories?: Record<string, number>;
   malicious_url_categories?: Record<string, number>;
 }
@@ -30,7 +28,6 @@ export function emptyKindSummary(kind: InventoryKind): KindSummary {
   };
 }
 
-/** The worst `limit` items by `compare`, kept sorted; `dropped` counts what fell off. */
 export class TopN<T> {
   private readonly items: T[] = [];
   dropped = 0;
@@ -90,7 +87,6 @@ export class AuditCollector {
     };
   }
 
-  /** Counts one item read; `scored` is false for a script without a score. */
   countRead(kind: InventoryKind, opts: { unscored?: boolean } = {}): void {
     const s = this.summary[kind];
     s.read += 1;
@@ -108,12 +104,10 @@ export class AuditCollector {
     this.top[f.kind].add(f);
   }
 
-  /** The worst findings of a kind, worst first. */
   worst(kind: InventoryKind): readonly Finding[] {
     return this.top[kind].values();
   }
 
-  /** Findings of a kind beyond the ones kept. */
   notShown(kind: InventoryKind): number {
     return this.top[kind].dropped;
   }

@@ -1,8 +1,7 @@
 // The period on record (PCI DSS 11.6.1 asks for the checks at least weekly): what `audit --evidence-dir`
-// kept, run after run, read back as the assessor reads it. Pure: the runs' texts go in, the period comes out.
+// kept, read back as the assessor reads it. Pure. Spec: docs/commands/evidence.md.
 import { createHash } from "node:crypto";
 
-/** A run's record as the directory holds it: its file's name and text. */
 export interface EvidenceFile {
   name: string;
   text: string;
@@ -16,7 +15,6 @@ interface RunSummary {
   findings: number;
 }
 
-/** A finding across the period: when it first appeared and, once gone, the first run without it. */
 interface FindingSpan {
   zone_id: string;
   type: string;
@@ -33,14 +31,12 @@ interface Gap {
   days: number;
 }
 
-/** An earlier record that is not what the next run recorded of it (changed, removed, or put in). */
 interface Tampered {
   file: string;
   why: string;
 }
 
 export interface Period {
-  /** The span asked for (`--since`, `--until`), when one was. */
   window?: Window;
   runs: RunSummary[];
   findings: FindingSpan[];
@@ -62,18 +58,15 @@ const rec = (v: unknown): Rec | undefined =>
 const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.flatMap((x) => (rec(x) ? [rec(x)!] : [])) : []);
 const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** When the run was made, as its record says. */
 function runAt(doc: Rec): string | undefined {
   return text(rec(doc.provenance)?.run_at) ?? text(doc.generated_at);
 }
 
-/** The run's result as it recorded it; a record without one is not read as either. */
 function resultOf(doc: Rec): "pass" | "fail" | "unreadable" {
   const status = text(rec(doc.result)?.status);
   return status === "pass" || status === "fail" ? status : "unreadable";
 }
 
-/** Every finding of a record, each with what identifies it across runs. */
 function findingsOf(doc: Rec): Array<Omit<FindingSpan, "first_seen" | "cleared">> {
   return list(doc.zones).flatMap((zone) => {
     const zone_id = text(zone.zone_id) ?? "";
@@ -113,13 +106,11 @@ function findingsOf(doc: Rec): Array<Omit<FindingSpan, "first_seen" | "cleared">
 const keyOf = (f: { zone_id: string; type: string; subject: string }) =>
   `${f.zone_id}\u0000${f.type}\u0000${f.subject}`;
 
-/** The span an assessment covers (ISO 8601 instants): runs outside it are left out, its edges count for gaps. */
 export interface Window {
   since?: string;
   until?: string;
 }
 
-/** The period the records cover, oldest first (their names sort by the time they were made). */
 export function evidencePeriod(files: readonly EvidenceFile[], window: Window = {}): Period {
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const runs: RunSummary[] = [];
@@ -168,7 +159,6 @@ function within(at: string, w: Window): boolean {
   return (w.since === undefined || t >= Date.parse(w.since)) && (w.until === undefined || t <= Date.parse(w.until));
 }
 
-/** Whether a record's link to the one before it holds: the file it names, with the hash it recorded. */
 function chainProblems(
   name: string,
   doc: Rec | undefined,
@@ -188,7 +178,6 @@ function chainProblems(
   return [];
 }
 
-/** Gaps between runs, and from the window's start to the first run and from the last run to its end. */
 function gapsOf(runs: readonly RunSummary[], w: Window): Gap[] {
   const dated = [
     ...(w.since !== undefined ? [w.since] : []),

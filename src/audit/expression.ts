@@ -1,13 +1,6 @@
-// Whether a Page Shield policy's expression (Cloudflare's Rules language) selects a page, judged from
-// the page's URL alone: three answers, true, false, or undefined when it cannot be told. Only what a
-// URL says is known (http.host, http.request.uri.path, .query, http.request.uri, http.request.full_uri,
-// the path's extension, ssl, the method GET); every other field (cookies, headers, the client's
-// address, cf.*), and every operator or function not listed below, is unknown. Unknown spreads as in
-// three-valued logic: `false and ?` is false, `true or ?` is true, `not ?` is unknown. Pure, bounded
-// (MAX_EXPRESSION_CHARS, MAX_DEPTH); what cannot be parsed is unknown, never false.
-//
-// Operators: eq ==, ne !=, lt < le <= gt > ge >= (numbers), contains, in {…}, not !, and &&, xor ^^,
-// or ||, parentheses. Functions: lower, upper, starts_with, ends_with, len, concat.
+// Whether a Page Shield policy's expression selects a page, judged from the page's URL alone: true,
+// false, or undefined when it cannot be told (unknown spreads as in three-valued logic). Pure, bounded;
+// what cannot be parsed is unknown, never false. Spec: docs/commands/audit.md, "Payment page headers".
 
 export type Tri = boolean | undefined;
 
@@ -76,7 +69,6 @@ function tokenize(text: string): Token[] | undefined {
   return out;
 }
 
-/** The fields a page URL tells. */
 function urlFields(pageUrl: string): ReadonlyMap<string, Value> {
   const u = new URL(pageUrl);
   const path = u.pathname;
@@ -285,7 +277,6 @@ function compare(op: string, a: Value, b: Value): Tri {
   }
 }
 
-/** Whether `expression` selects a GET of `pageUrl`: true, false, or undefined (cannot be told). */
 export function expressionSelects(expression: string, pageUrl: string): Tri {
   if (expression.length > MAX_EXPRESSION_CHARS) return undefined;
   const tokens = tokenize(expression);

@@ -1,21 +1,6 @@
-// The payment pages' security headers checked against `script_inventory.headers` (PCI DSS v4.0.1
-// 11.6.1: a change- and tamper-detection mechanism for the security-impacting HTTP headers of the
-// payment pages as the consumer's browser receives them). Pure: the declaration, the zone's Page Shield
-// policies and what each page answered (src/inventory/page-fetch.ts) go in; one row per page and the
-// findings come out. A pin of a session or credential header (isSessionHeader: validate refuses one) is
-// never compared, so that nothing of it is shown.
-//
-// - changed header (11.6.1, high): a pinned header the page sends with another value (compared
-//   exactly, after the HTTP layer's trimming; several instances joined with ", ", as the fetch API does),
-//   but content-security-policy, whose pin a CSP at least as strict meets (csp-model.ts);
-// - missing header (11.6.1, high): a pinned header the page does not send;
-// - page unreachable (11.6.1, high): no headers to check (no answer in time, headers too large, not
-//   valid HTTP, a redirect to another origin, an address that is not public, a status other than 2xx);
-// - insecure page (11.6.1, high): a page URL on plain http:// (but to a loopback host when private
-//   addresses are allowed), not fetched;
-// - policy not applied (11.6.1, medium): an enabled `allow` (or `log`) policy of the zone whose
-//   expression selects the page, or cannot be told not to (src/audit/expression.ts), and than whose CSP
-//   the page's content-security-policy (content-security-policy-report-only) is not at least as strict.
+// The payment pages' security headers checked against `script_inventory.headers` (PCI DSS 11.6.1).
+// Pure: the declaration, the zone's policies and each page's answer go in; rows and findings come out.
+// Spec: docs/commands/audit.md, "Payment page headers". A session header pin is never compared.
 import { createHash } from "node:crypto";
 import { getOwn } from "../data-record.js";
 import type { PageFailure, PageFetch, PageFetchProblem } from "../inventory/index.js";
@@ -40,7 +25,6 @@ const HEADER_REQUIREMENT = "11.6.1";
 /** A value the page sent is kept to this many characters in a finding (`seen_length` and `seen_sha256` then). */
 export const MAX_SEEN_CHARS = 4096;
 
-/** The header a policy's CSP comes in, by its action. */
 const POLICY_HEADER: Partial<Record<DesiredPolicy["action"], string>> = {
   allow: "content-security-policy",
   log: "content-security-policy-report-only",
@@ -50,9 +34,7 @@ interface PolicyRef {
   description: string;
   id?: string;
   action: DesiredPolicy["action"];
-  /** Its place in the zone's policies list. */
   index: number;
-  /** The header its CSP was looked for in. */
   header: string;
   /** Whether its expression selects the page: true, or "unknown" (it cannot be told from the URL). */
   selects: true | "unknown";
@@ -61,21 +43,16 @@ interface PolicyRef {
 export interface HeaderFinding {
   type: HeaderFindingType;
   severity: "high" | "medium";
-  /** The page URL as the file gives it. */
   url: string;
   header?: string;
   pinned?: string;
-  /** What the page sent, cut to MAX_SEEN_CHARS. */
   seen?: string;
   /** When `seen` is cut: the whole value's length and sha256. */
   seen_length?: number;
   seen_sha256?: string;
-  /** The URL that answered, after same-origin redirects. */
   final_url?: string;
   status?: number;
-  /** Why a page could not be checked (page unreachable). */
   problem?: PageFetchProblem;
-  /** A redirect's target, when the fetch ended at one. */
   location?: string;
   policy?: PolicyRef;
   requirement: string;
@@ -84,12 +61,10 @@ export interface HeaderFinding {
 
 type PageResult = "ok" | "findings" | "unreachable" | "insecure";
 
-/** One page as the evidence report lists it. */
 interface HeaderPageRow {
   url: string;
   final_url?: string;
   status?: number;
-  /** The pinned headers compared on it (all of them, unless it could not be checked). */
   headers_checked: string[];
   result: PageResult;
   /** One line: `as pinned`, `1 changed, 1 missing`, `unreachable: …`. */
@@ -97,9 +72,7 @@ interface HeaderPageRow {
 }
 
 export interface HeaderCheck {
-  /** The pinned headers' names, in the file's order. */
   pinned: string[];
-  /** The per-page fetch bound used, in milliseconds. */
   timeout_ms: number;
   pages: HeaderPageRow[];
   findings: HeaderFinding[];
@@ -118,16 +91,11 @@ function seenFields(value: string): Pick<HeaderFinding, "seen" | "seen_length" |
   };
 }
 
-/** The one pin judged by its effect (src/sections/page_shield/csp-model.ts); every other pin is compared exactly. */
 const CSP_HEADER = "content-security-policy";
 
-/** Reasons shown in one message. */
 const MAX_REASONS = 3;
 
-/**
- * Whether a policy's CSP `value` is applied on a page: the page's `header` (the CSP it sends, all its
- * policies) is at least as strict, read against the page's URL (src/sections/page_shield/csp-model.ts).
- */
+/** Whether the page's own CSP is at least as strict as the policy's, read against the page's URL. */
 export function policyApplied(value: string, header: string | undefined, pageUrl: string): CspJudgement {
   return cspAtLeastAsStrict(header, value, pageUrl);
 }
@@ -144,7 +112,6 @@ function because(judgement: CspJudgement): string {
 
 type PageAt = Pick<HeaderFinding, "final_url" | "status">;
 
-/** The finding of one pin on a page that answered, if it is not met. */
 function pinFinding(url: string, name: string, want: string, got: string | undefined, at: PageAt, pageUrl: string) {
   if (got === want) return undefined;
   const base = { severity: "high" as const, url, header: name, pinned: want, ...at, requirement: HEADER_REQUIREMENT };
@@ -166,7 +133,6 @@ function pinFinding(url: string, name: string, want: string, got: string | undef
   };
 }
 
-/** The finding of one policy on a page that answered, if it selects the page and is not applied. */
 function policyFinding(
   policy: DesiredPolicy,
   index: number,
@@ -211,7 +177,6 @@ function policyFinding(
   };
 }
 
-/** The row and finding of a page with no headers to check. */
 function unreachable(url: string, answer: PageFailure | undefined): { row: HeaderPageRow; finding: HeaderFinding } {
   const insecure = answer?.problem === "insecure";
   const reason = answer?.reason ?? "not fetched";
@@ -256,7 +221,6 @@ function pageSummary(findings: readonly HeaderFinding[], pinned: readonly string
   return pinned.length === 0 ? "answered (nothing pinned)" : "as pinned";
 }
 
-/** Checks each page's answer against the pins and the zone's policies. */
 export function checkPageHeaders(
   declared: DesiredPageHeaders,
   answers: ReadonlyMap<string, PageFetch>,

@@ -1,7 +1,5 @@
-// The zone's Page Shield alerting (PCI DSS 11.6.1) in audit's formats for people (text, Markdown evidence)
-// and the CSV rows. Names, e-mail addresses and webhook ids are the API's text: text and CSV show them
-// printable, Markdown through the one Markdown encoder (src/safe-markdown.ts); JSON and SARIF carry the
-// check as it is, through safeJson.
+// The zone's Page Shield alerting in text, Markdown evidence and CSV rows; the API's text is escaped
+// per format. Spec: docs/commands/audit.md, "Page Shield alerting".
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import { layoutTable, type TableColumn } from "../text-width.js";
@@ -13,7 +11,7 @@ const SCOPE: Record<AlertPolicyEvidence["scope"], string> = {
   zone: "this zone (scoped)",
 };
 
-function recipients(p: AlertPolicyEvidence): string[] {
+export function recipients(p: AlertPolicyEvidence): string[] {
   return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other];
 }
 
@@ -89,7 +87,6 @@ export function alertingMarkdown(zoneId: string, check: AlertingCheck, meta: Ale
   return `${out.join("\n")}\n`;
 }
 
-/** The CSV cells of the alerting rows (renderers.ts lays them out in its columns). */
 export function alertingCsvRows(check: AlertingCheck, meta: AlertingMeta): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = check.policies.map((p) => ({
     finding: "alert_policy",

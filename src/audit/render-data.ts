@@ -1,7 +1,5 @@
-// audit's formats for machines, both streamed: every finding is written as soon as it is classified, so
-// they list all findings (in the order read) while memory stays flat. JSON through safeJson; CSV cells
-// printable, RFC 4180 quoted, a spreadsheet formula defused. The provenance comes first, the overall
-// result last (where it is known).
+// audit's formats for machines, JSON and CSV, both streamed: every finding written as it is classified,
+// memory flat. The provenance comes first, the result last. Spec: docs/commands/audit.md.
 import type { InventoryCheck, Finding } from "../inventory/index.js";
 import { printable, safeJson } from "../safe-text.js";
 import type { AlertingCheck } from "./alerting.js";
@@ -22,7 +20,6 @@ import type {
 } from "./renderer-contract.js";
 import type { AuditCollector } from "./collector.js";
 
-/** A finding as shown to machines: without the internal sort rank. */
 function findingRecord(zoneId: string, f: Finding): Record<string, unknown> {
   const { rank: _rank, ...rest } = f;
   return { zone_id: zoneId, ...rest };
@@ -96,8 +93,6 @@ export const CSV_COLUMNS = [
   "malicious_url_categories",
   "first_page_url",
   "last_seen_at",
-  // Script inventory rows (and `finding` on every row): page_in_scope, authorized, unauthorized,
-  // changed, stale; malicious and insecure for the rows above.
   "finding",
   "requirement",
   "justification",
@@ -106,8 +101,6 @@ export const CSV_COLUMNS = [
   "seen_hash",
   "first_seen_at",
   "fetched_at",
-  // Payment page headers rows: page_checked, changed-header, missing-header, page-unreachable,
-  // insecure-page, policy-not-applied.
   "header",
   "pinned_value",
   "seen_value",
@@ -117,11 +110,7 @@ type CsvRow = Record<(typeof CSV_COLUMNS)[number], string>;
 
 const EMPTY_ROW: CsvRow = Object.fromEntries(CSV_COLUMNS.map((c) => [c, ""])) as CsvRow;
 
-/**
- * One CSV cell (RFC 4180 quoting), printable: control characters are escaped (a newline is `\n`), so a
- * record is one line. A cell a spreadsheet would run as a formula (starting with = + - @) gets a leading
- * apostrophe: URLs and cookie names come from the internet.
- */
+/** A CSV cell, one line; a leading apostrophe defuses a spreadsheet formula (cells are internet text). */
 export function csvCell(value: string): string {
   const shown = printable(value);
   const safe = /^[=+\-@]/.test(shown) ? `'${shown}` : shown;
@@ -201,7 +190,6 @@ export class CsvRenderer implements FormatRenderer {
       });
     }
   }
-  /** Rows of `kind` from cells by column name (a row's own zone_id, when it has one, kept). */
   private cells(zoneId: string, kind: string, rows: ReadonlyArray<Record<string, string>>): void {
     for (const cells of rows) {
       const row: CsvRow = { ...EMPTY_ROW, zone_id: zoneId, kind };

@@ -1,11 +1,10 @@
-// The payment pages' headers in audit's formats for people (text, Markdown evidence) and the CSV rows.
-// What a page sends is hostile text: text and CSV show it printable (cut in text), Markdown through the
-// one Markdown encoder (src/safe-markdown.ts), cut past what a reviewer reads; JSON and SARIF carry the
-// finding as it is (values already cut to MAX_SEEN_CHARS by the check), through safeJson.
+// The payment pages' headers in text, Markdown evidence and CSV. What a page sends is hostile text:
+// each format escapes it (src/safe-markdown.ts for Markdown). Spec: docs/commands/audit.md.
 import { mdCell, mdCode, mdCodeCell, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import { clipUrl, cutApart, layoutTable, type TableColumn } from "../text-width.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
+import { truncate } from "./render-describe.js";
 import type { HeadersMeta } from "./renderer-contract.js";
 
 const FINDING_TITLE: Record<HeaderFinding["type"], string> = {
@@ -22,10 +21,6 @@ const PAGE_COLUMNS: TableColumn[] = [
   { title: "HEADERS" },
   { title: "RESULT", clip: "wrap" },
 ];
-
-function cut(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -53,11 +48,15 @@ export function headersText(check: HeaderCheck, meta: HeadersMeta, width?: numbe
     check.pages.map((p) => printable(p.url)),
     (u) => clipUrl(u, 72),
   );
-  const cells = check.pages.map((p, i) => [urls[i]!, String(p.headers_checked.length), cut(printable(p.summary), 120)]);
+  const cells = check.pages.map((p, i) => [
+    urls[i]!,
+    String(p.headers_checked.length),
+    truncate(printable(p.summary), 120),
+  ]);
   if (cells.length > 0) lines.push(...layoutTable(PAGE_COLUMNS, cells, width, { indent: "  " }));
   if (check.findings.length === 0) lines.push("  every page sends its pinned headers as pinned");
   for (const f of check.findings)
-    lines.push(`  ${f.severity.toUpperCase()} ${printable(cut(f.message, 600))} [${f.requirement}]`);
+    lines.push(`  ${f.severity.toUpperCase()} ${printable(truncate(f.message, 600))} [${f.requirement}]`);
   return `${lines.join("\n")}\n\n`;
 }
 
@@ -105,7 +104,6 @@ export function headersMarkdown(zoneId: string, check: HeaderCheck, meta: Header
   return `${out.join("\n")}\n`;
 }
 
-/** The CSV cells of the header check's rows (renderers.ts lays them out in its columns). */
 export function headersCsvRows(check: HeaderCheck, meta: HeadersMeta): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = check.pages.map((p) => ({
     finding: "page_checked",

@@ -1,16 +1,15 @@
-// One zone of the HTML report: the authorized scripts (justification, owner, hashes), the findings grouped
-// by PCI DSS requirement, the payment pages' headers pinned against seen, the Page Shield alert policies,
-// and Page Shield's own verdicts. Every value is other people's text and goes through `html` (src/safe-html.ts).
+// One zone of the HTML report. Every value is other people's text and goes through src/safe-html.ts.
+// Spec: docs/commands/audit.md, "The HTML report".
 import type { Finding, InventoryCheck, InventoryKind } from "../inventory/index.js";
 import { html, type HtmlValue, type SafeHtml } from "../safe-html.js";
-import type { AlertingCheck, AlertPolicyEvidence } from "./alerting.js";
+import type { AlertingCheck } from "./alerting.js";
 import type { KindSummary } from "./collector.js";
 import type { HeaderCheck, HeaderFinding } from "./headers.js";
+import { recipients } from "./render-alerting.js";
 import { describeCategories, describeFilters, describeKind, KIND_TITLE } from "./render-describe.js";
 import { FINDING_TITLE } from "./render-inventory.js";
 import type { AlertingMeta, AuditFilters, HeadersMeta, InventoryMeta } from "./renderer-contract.js";
 
-/** What the report holds of a zone, as the renderer was given it. */
 export interface HtmlZone {
   zoneId: string;
   name?: string;
@@ -46,7 +45,6 @@ function when(value: string | undefined): HtmlValue {
     : html`<span class="when">${value.slice(0, t + 1)}</span><wbr><span class="when">${value.slice(t + 1)}</span>`;
 }
 
-/** A table: a header row, then one row a list of cells. */
 export function table(head: readonly string[], rows: ReadonlyArray<readonly HtmlValue[]>): SafeHtml {
   return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map(
     (r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`,
@@ -126,7 +124,6 @@ function requirementRows(z: HtmlZone): RequirementRow[] {
   return rows;
 }
 
-/** The findings of the zone's evidence sections, one table per PCI DSS requirement (6.4.3, 11.6.1, others). */
 function findingsByRequirement(z: HtmlZone): SafeHtml {
   const rows = requirementRows(z);
   const checked = z.inventory || z.headers || z.alerting;
@@ -145,7 +142,6 @@ function findingsByRequirement(z: HtmlZone): SafeHtml {
   })}`;
 }
 
-/** Each page's pinned headers, the pinned value against what the page sent. */
 function headersSection(check: HeaderCheck, meta: HeadersMeta): SafeHtml {
   const pinned = meta.pinned_values ?? {};
   const rows: HtmlValue[][] = [];
@@ -173,10 +169,6 @@ function headersSection(check: HeaderCheck, meta: HeadersMeta): SafeHtml {
 ${rows.length === 0 ? html`<p>No header is pinned.</p>` : table(["Page", "Header", "Pinned", "Seen"], rows)}`;
 }
 
-function recipients(p: AlertPolicyEvidence): string {
-  return [...p.email.map((e) => `email ${e}`), ...p.webhooks.map((w) => `webhook ${w}`), ...p.other].join(", ");
-}
-
 function alertingSection(check: AlertingCheck, meta: AlertingMeta): SafeHtml {
   const rows = check.policies.map((p) => [
     text(p.name),
@@ -185,7 +177,7 @@ function alertingSection(check: AlertingCheck, meta: AlertingMeta): SafeHtml {
     text(p.watches),
     p.enabled ? "enabled" : html`<span class="state-bad">disabled</span>`,
     p.scope === "account" ? "every zone of the account" : "this zone (scoped)",
-    recipients(p) ? detail(recipients(p)) : html`<span class="state-bad">no one</span>`,
+    recipients(p).length > 0 ? detail(recipients(p).join(", ")) : html`<span class="state-bad">no one</span>`,
   ]);
   return html`<h3>Alert policies in place (PCI DSS 11.6.1: alert personnel)</h3>
 <p>The Page Shield alert policies of account <code>${check.account_id}</code> that cover the zone, read at
@@ -209,7 +201,6 @@ function verdictRows(kind: InventoryKind, worst: readonly Finding[]): HtmlValue[
   ]);
 }
 
-/** Page Shield's own verdicts: the counts, then a table for each kind with findings. */
 function verdictsSection(z: HtmlZone): SafeHtml {
   const tables = z.kinds
     .filter((k) => k.worst.length > 0 || k.notShown > 0)
@@ -225,7 +216,6 @@ function verdictsSection(z: HtmlZone): SafeHtml {
 <ul>${z.kinds.map((k) => html`<li>${describeKind(k.kind, k.summary)}</li>`)}</ul>${tables}`;
 }
 
-/** The zone's section of the report. */
 export function zoneHtml(z: HtmlZone, index: number): SafeHtml {
   return html`<section class="zone" id="zone-${index + 1}">
 <h2>Zone ${z.name !== undefined ? html`${z.name} ` : ""}<code>${z.zoneId}</code></h2>

@@ -1,7 +1,6 @@
-// `audit --format html`: one self-contained page to read on screen or print to PDF: the overall result
-// and the provenance first, then each zone (render-html-zone.ts). It loads nothing and runs nothing: no
-// script, link, font or image, and a Content-Security-Policy meta that forbids all of them (only its one
-// inline style, by hash). Every value goes through `html` (src/safe-html.ts), the one HTML escaper.
+// `audit --format html`: one self-contained page that loads and runs nothing (a CSP meta forbids it;
+// its one inline style allowed by hash). Every value goes through src/safe-html.ts.
+// Spec: docs/commands/audit.md, "The HTML report".
 import { createHash } from "node:crypto";
 import type { Finding, InventoryCheck } from "../inventory/index.js";
 import { html, SafeHtml } from "../safe-html.js";
@@ -60,7 +59,6 @@ section.zone{break-before:page}
 @media print{body{max-width:none;padding:0;font-size:10pt}.result.pass,.result.fail,th{background:none}}
 `;
 
-/** The CSP of the page: nothing may load or run; the inline style above is allowed by its hash. */
 const HTML_CSP =
   `default-src 'none'; style-src 'sha256-${createHash("sha256").update(STYLE, "utf8").digest("base64")}'; ` +
   "base-uri 'none'; form-action 'none'";
@@ -133,7 +131,6 @@ ${files}
 ${zones}`;
 }
 
-/** A self-contained page: the one style and the CSP that forbids loading or running anything. */
 export function htmlPage(title: string, body: SafeHtml): SafeHtml {
   return html`<!DOCTYPE html>
 <html lang="en">
@@ -152,7 +149,6 @@ ${body}
 `;
 }
 
-/** The whole page. */
 function documentHtml(p: AuditProvenance, r: OverallResult, zones: readonly SafeHtml[], totals: string): SafeHtml {
   return htmlPage(
     `Page Shield audit: ${r.status === "fail" ? "FAIL" : "PASS"} (${p.run_at})`,

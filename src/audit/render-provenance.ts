@@ -1,12 +1,9 @@
-// Where a report comes from, in audit's formats for people (text, Markdown) and as CSV rows: the zoneform
-// version, each configuration file with its sha256 and its git commit and clean-ness, the run's instant,
-// the zones and pages in scope. Paths and page patterns are the file's text: printable in text and CSV,
-// through the one Markdown encoder in Markdown.
+// Where a report comes from, in text, Markdown and CSV rows; paths and page patterns are escaped per
+// format. Spec: docs/commands/audit.md, "The result and the provenance".
 import { mdCode, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
 import type { AuditProvenance, ConfigFileProvenance, GitProvenance, ZoneScope } from "./renderer-contract.js";
 
-/** A file's git state in words: `git commit abc… (clean)`, `not in a git checkout`, … */
 export function describeGit(git: GitProvenance | null): string {
   if (git === null) return "not in a git checkout";
   if ("error" in git) return `git state unknown (${printable(git.error)})`;
@@ -16,7 +13,6 @@ export function describeGit(git: GitProvenance | null): string {
     : `git commit ${git.commit} (${state})`;
 }
 
-/** The git state's one word for a table cell or a CSV status. */
 export function gitWord(git: GitProvenance | null): string {
   if (git === null) return "not in a git checkout";
   if ("error" in git) return "unknown";
@@ -27,7 +23,6 @@ function describeFile(f: ConfigFileProvenance): string {
   return `${printable(f.path)}: sha256 ${f.sha256}, ${describeGit(f.git)}`;
 }
 
-/** A zone and its pages in scope, in words. */
 function describeScope(z: ZoneScope): string {
   const name = z.name !== undefined ? ` (${z.name})` : "";
   const parts = [
@@ -74,7 +69,6 @@ export function provenanceMarkdown(p: AuditProvenance): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The CSV cells of the provenance rows (kind `provenance`), before any finding. */
 export function provenanceCsvRows(p: AuditProvenance): Array<Record<string, string>> {
   return [
     { finding: "zoneform_version", subject: p.zoneform_version },

@@ -1,8 +1,6 @@
-// audit's formats for people, text and Markdown: the overall result and the provenance first, then per
-// zone its evidence sections and the worst `--limit` findings of each kind as a table, worst first, then
-// the totals. The report is written when the audit ends (the result heads it). URLs, hosts, cookie names
-// and categories come from the internet: text shows them printable (control, invisible and
-// bidirectional characters escaped), Markdown through the one Markdown encoder (src/safe-markdown.ts).
+// audit's text and Markdown: the result and provenance first, then each zone's evidence and worst
+// `--limit` findings per kind, then the totals. Internet text is escaped for each format.
+// Spec: docs/commands/audit.md.
 import type { InventoryCheck, Finding, InventoryKind } from "../inventory/index.js";
 import { mdCell, mdCode, mdText } from "../safe-markdown.js";
 import { printable } from "../safe-text.js";
@@ -61,14 +59,12 @@ function columnsFor(kind: InventoryKind): FindingColumn[] {
 }
 
 export class TableRenderer implements FormatRenderer {
-  /** The report after its head, held until the result is known (it is bounded by `--limit` per kind). */
   private readonly body: string[] = [];
   private provenance?: AuditProvenance;
 
   constructor(
     private readonly out: (text: string) => void,
     private readonly style: "text" | "markdown",
-    /** Text: the columns tables fit in (columns narrowed, cells cut with …). */
     private readonly width?: number,
   ) {}
 
@@ -89,8 +85,6 @@ export class TableRenderer implements FormatRenderer {
 
   finding(): void {}
 
-  // The zone's evidence sections, in the order runAudit gives them: the script inventory, the payment
-  // pages' headers, the notification policies of the Page Shield alerts (11.6.1's alerting).
   inventory(zoneId: string, check: InventoryCheck, meta: InventoryMeta): void {
     this.write(
       this.style === "markdown" ? inventoryMarkdown(zoneId, check, meta) : inventoryText(check, meta, this.width),
@@ -147,7 +141,6 @@ export class TableRenderer implements FormatRenderer {
     if (bare) this.write("\n");
   }
 
-  /** The overall result and the provenance first, then the zones, then the totals. */
   end(totals: AuditTotals, result: OverallResult): void {
     const provenance = this.provenance ?? { zoneform_version: "unknown", files: [], run_at: "", zones: [] };
     const head =

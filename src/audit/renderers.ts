@@ -1,8 +1,6 @@
 // Audit output: one renderer per format, all given the same calls (renderer-contract.ts), every value
-// redacted first when the CLI knows secrets. JSON and CSV are streamed (render-data.ts); text and
-// Markdown (render-table.ts), HTML (render-html.ts) and SARIF (sarif.ts) are written when the audit
-// ends, the overall result first. Each format escapes what it shows for itself: text and CSV printable,
-// Markdown through src/safe-markdown.ts, HTML through src/safe-html.ts, JSON and SARIF through safeJson.
+// redacted first when the CLI knows secrets. JSON and CSV stream; the others are written at the end.
+// Spec: docs/commands/audit.md.
 import type { InventoryKind } from "../inventory/index.js";
 import type { AuditCollector } from "./collector.js";
 import { CsvRenderer, JsonRenderer } from "./render-data.js";
@@ -29,7 +27,6 @@ export function createRenderer(
   return opts.redact ? redactingRenderer(renderer, opts.redact) : renderer;
 }
 
-/** One renderer that gives every call to each of `renderers` (a report and the evidence record of one run). */
 export function teeRenderer(...renderers: AuditRenderer[]): AuditRenderer {
   const each =
     <K extends keyof AuditRenderer>(k: K) =>
@@ -48,14 +45,9 @@ export function teeRenderer(...renderers: AuditRenderer[]): AuditRenderer {
   };
 }
 
-/** A deep copy of a value with every string that holds a secret redacted (Redactor.redactDeep). */
 export type Redact = <T>(value: T) => T;
 
-/**
- * The renderer given only redacted values: every finding, check, filter and name is redacted as a
- * structure before any format serializes it (so no JSON, SARIF or Markdown escaping of a secret can
- * slip past a redactor that looks at the output text).
- */
+/** Redacts the structures before any format serializes them: no escaping can hide a secret from it. */
 function redactingRenderer(r: AuditRenderer, redact: Redact): AuditRenderer {
   return {
     begin: (provenance) => r.begin(provenance === undefined ? undefined : redact(provenance)),
@@ -77,10 +69,7 @@ function redactingRenderer(r: AuditRenderer, redact: Redact): AuditRenderer {
   };
 }
 
-/**
- * A format's renderer for a caller that drives it without the provenance or the result (runAudit
- * always gives both): the provenance of an unknown run, the result under the default `--fail-on`.
- */
+/** For callers without the provenance or the result (runAudit always gives both): defaults for each. */
 function completing(r: FormatRenderer, now: () => Date): AuditRenderer {
   const unknown = (): AuditProvenance => ({
     zoneform_version: "unknown",

@@ -1,30 +1,19 @@
-// The audit's overall result: what `--fail-on` counts, and pass or fail as the exit code says it (2 on
-// fail). Pure: run.ts computes it from the totals, every format shows it, the CLI exits by it.
+// The audit's overall result: what `--fail-on` counts, and pass or fail (exit 2 on fail). Pure.
+// Spec: docs/commands/audit.md (`--fail-on`).
 import type { InventoryCheck, InventoryKind } from "../inventory/index.js";
 import type { AlertingCheck } from "./alerting.js";
 import { INVENTORY_KINDS, type KindSummary } from "./collector.js";
 import type { HeaderCheck } from "./headers.js";
 import type { AuditTotals, FailCounts, OverallResult } from "./renderer-contract.js";
 
-/** What a zone's audit counts: Page Shield's lists and its evidence sections. */
 export interface ZoneCounts {
   zone_id: string;
   summary: Record<InventoryKind, KindSummary>;
-  /** The script inventory check, for a zone that has an inventory. */
   inventory?: InventoryCheck;
-  /** The payment pages' headers, for a zone whose inventory declares `headers`. */
   headers?: HeaderCheck;
-  /** The Page Shield alert policies covering the zone, for a zone whose account is known. */
   alerting?: AlertingCheck;
 }
 
-/**
- * What makes the audit exit 2: malicious scripts or connections, look-alike hosts, insecure cookies,
- * the script inventory's unauthorized, unreviewed (a draft entry) or changed scripts and stale
- * authorizations, the payment pages' changed or missing headers, pages that could not be checked
- * (unreachable, or on plain http), policies not applied, and zones no Page Shield alert notifies anyone
- * of (`alerting`, not in the default: the evidence shows it); `any` is all of them, `none` nothing.
- */
 export type FailOn =
   | "malicious"
   | "lookalike"
@@ -54,7 +43,7 @@ const FAIL_ON: readonly FailOn[] = [
   "any",
   "none",
 ];
-/** The default: what a cron job alerts on. */
+/** The default: what a cron job alerts on (`alerting` is not in it: the evidence shows it). */
 export const DEFAULT_FAIL_ON: readonly FailOn[] = [
   "malicious",
   "lookalike",
@@ -65,12 +54,10 @@ export const DEFAULT_FAIL_ON: readonly FailOn[] = [
   "unreachable",
 ];
 
-/** Whether the audit should exit 2 under `--fail-on`. */
 export function shouldFail(totals: AuditTotals, failOn: FailOn | readonly FailOn[]): boolean {
   return failedOn(totals, failOn).length > 0;
 }
 
-/** The `--fail-on` values that count a finding of these totals. */
 function failedOn(totals: AuditTotals, failOn: FailOn | readonly FailOn[]): FailOn[] {
   const on = new Set(Array.isArray(failOn) ? failOn : [failOn as FailOn]);
   if (on.has("any")) return totals.findings > 0 ? ["any"] : [];
@@ -78,7 +65,6 @@ function failedOn(totals: AuditTotals, failOn: FailOn | readonly FailOn[]): Fail
   return (Object.keys(counts) as Array<keyof FailCounts>).filter((k) => on.has(k) && counts[k] > 0);
 }
 
-/** Pass or fail, as the exit code says it, with every count. */
 export function overallResult(totals: AuditTotals, failOn: readonly FailOn[]): OverallResult {
   const failed = failedOn(totals, failOn);
   return {
@@ -96,7 +82,6 @@ export function overallResult(totals: AuditTotals, failOn: readonly FailOn[]): O
   };
 }
 
-/** What each `--fail-on` value counts in these totals. */
 function failCounts(totals: AuditTotals): FailCounts {
   return {
     malicious: totals.malicious_scripts + totals.malicious_connections,
@@ -113,7 +98,6 @@ function failCounts(totals: AuditTotals): FailCounts {
   };
 }
 
-/** `--fail-on a,b`: each a known value; `none` and `any` alone. */
 export function parseFailOn(value: string): FailOn[] {
   const list = value
     .split(",")

@@ -1,6 +1,6 @@
-// Runs a Page Shield audit: pages through a zone's scripts, connections and cookies (one page of 100
-// in memory at a time), classifies each item, streams findings to the renderer and keeps only counters
-// and the worst `limit` findings per kind. Used by `zoneform audit` and by the benchmark.
+// Runs a Page Shield audit: pages through a zone's scripts, connections and cookies, classifies each,
+// streams findings to the renderer and keeps only counters and the worst `limit` per kind.
+// Spec: docs/commands/audit.md. Used by `zoneform audit` and by the benchmark.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import {
   classify,
@@ -46,82 +46,53 @@ import { checkPageHeaders, type HeaderCheck } from "./headers.js";
 const AUDIT_PER_PAGE = 100;
 export const DEFAULT_AUDIT_LIMIT = 50;
 
-/** A zone's inventory as the configuration declares it. */
 export interface ZoneInventory {
   inventory: ScriptInventory;
-  /** The zone's Page Shield policies as the file declares them: their CSP is expected on the pages. */
   policies?: readonly DesiredPolicy[];
   zone_name?: string;
-  /** The file it was read from. */
   source?: string;
 }
 
 export interface AuditOptions {
-  /** Scripts and connections only (cookies have no status); absent: the API's default, active. */
   status?: string[];
   hosts?: string[];
   pageUrls?: string[];
   format?: AuditFormat;
-  /** Rows per kind in text and Markdown output. */
   limit?: number;
-  /** A script whose js_integrity_score is below this is malicious (default 10). */
   maliciousBelow?: number;
-  /** A script whose magecart, malware or cryptomining score is below this is malicious (default 10). */
   threatBelow?: number;
   perPage?: number;
   now?: () => Date;
-  /** Called after each zone, e.g. for progress on stderr. */
   progress?: (line: string) => void;
-  /** Called for each item read (progress counters). */
   onItem?: (kind: InventoryKind) => void;
-  /** Called after each zone: zones done so far, of how many. */
   onZoneDone?: (done: number, total: number) => void;
-  /** Script inventories by zone id: those zones are also checked against theirs. */
   inventories?: ReadonlyMap<string, ZoneInventory>;
-  /** An authorization not used for this many days is stale (default 90). */
   staleDays?: number;
-  /** `format: "sarif"`: the tool version, category and configuration positions. */
   sarif?: SarifAuditOptions;
-  /** Text format: the columns its tables fit in (undefined: as wide as they are). */
   width?: number;
-  /** Redacts a value's secrets before any format serializes it (the CLI's known secrets). */
   redact?: Redact;
-  /** Payment page headers: the whole fetch of one page, in ms (default DEFAULT_PAGE_TIMEOUT_MS). */
   pageTimeoutMs?: number;
-  /** Payment page headers: the User-Agent sent to the pages. */
   pageUserAgent?: string;
-  /**
-   * Payment page headers: also fetch pages on addresses that are not public (loopback, private, link-local…)
-   * and plain http:// to a loopback host, for a test's own server or the emulator (default false).
-   */
+  /** Also fetch non-public addresses, for a test's own server or the emulator (default false). */
   allowPrivateAddresses?: boolean;
-  /**
-   * The account of each zone whose Page Shield alerting is shown (zone id → account id, as the
-   * configuration says): its notification policies are read once per account, with its token.
-   */
+  /** Zone id → account id: each account's notification policies are read once, with its token. */
   accounts?: ReadonlyMap<string, string>;
-  /** What makes the overall result fail (the exit code's `--fail-on`; default DEFAULT_FAIL_ON). */
   failOn?: readonly FailOn[];
-  /** What every format records of where the report comes from (run_at, zones and pages are added). */
   provenance?: RunProvenance;
-  /** Also writes the run's JSON document here, whatever the format (`--evidence-dir`'s record). */
   record?: (text: string) => void;
 }
 
-/** The provenance the caller knows: the tool's version, the configuration files, the zones' names. */
 interface RunProvenance {
   zoneform_version: string;
   files?: readonly ConfigFileProvenance[];
   zoneNames?: ReadonlyMap<string, string>;
 }
 
-/** One zone's audit: what it counted. */
 type ZoneAudit = ZoneCounts;
 
 export interface AuditResult {
   zones: ZoneAudit[];
   totals: AuditTotals;
-  /** Pass or fail, as `failOn` decides. */
   result: OverallResult;
 }
 
@@ -140,7 +111,6 @@ export function auditFilters(opts: AuditOptions): AuditFilters {
   };
 }
 
-/** The list query of one kind: cookies take hosts and page_url but no status. */
 function listQuery(kind: InventoryKind, filters: AuditFilters): Record<string, string> {
   const q: Record<string, string> = {};
   if (filters.status && kind !== "cookie") q.status = filters.status.join(",");
@@ -149,10 +119,7 @@ function listQuery(kind: InventoryKind, filters: AuditFilters): Record<string, s
   return q;
 }
 
-/**
- * Audits one zone or several, writing the chosen format through `write` as it goes. Throws the
- * client's ApiError / NetworkError; JSON and CSV already written stay written (the exit code says).
- */
+/** Throws the client's ApiError / NetworkError; JSON and CSV already written stay written. */
 export async function runAudit(
   client: CloudflareClient,
   zoneIds: string | string[],
@@ -198,7 +165,6 @@ export async function runAudit(
   return { zones: results, totals, result };
 }
 
-/** The run's provenance: the caller's part, the clock's instant, each zone with the pages in scope. */
 function provenanceOf(zones: readonly string[], opts: AuditOptions): AuditProvenance {
   const scope = zones.map((zone_id): ZoneScope => {
     const declared = opts.inventories?.get(zone_id);
@@ -219,19 +185,15 @@ function provenanceOf(zones: readonly string[], opts: AuditOptions): AuditProven
   };
 }
 
-/** What every zone of one audit shares. */
 interface ZoneContext {
   renderer: AuditRenderer;
   filters: AuditFilters;
   limit: number;
-  /** Set when a zone of the audit declares payment page headers. */
   fetcher: PageFetcher | undefined;
   pageTimeoutMs: number;
-  /** The notification policies of each account read so far. */
   policies: Map<string, Promise<LiveNotification[] | Error>>;
 }
 
-/** The account's notification policies (read once), or the API's refusal as an Error the evidence shows. */
 function policiesOf(
   client: CloudflareClient,
   accountId: string,
@@ -248,7 +210,6 @@ function policiesOf(
   return read;
 }
 
-/** One zone: Page Shield's lists, then its evidence sections (script inventory, payment page headers). */
 async function auditZone(
   client: CloudflareClient,
   zoneId: string,

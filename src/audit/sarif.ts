@@ -1,6 +1,5 @@
-// `audit --format sarif`: the audit's findings as one SARIF 2.1.0 log, for GitHub code scanning. Unlike
-// JSON and CSV it is one document, written when the audit ends: the results are kept until then (a
-// failed audit writes nothing, rather than a log that looks complete).
+// `audit --format sarif`: the findings as one SARIF 2.1.0 log, written when the audit ends (a failed
+// audit writes nothing rather than a log that looks complete). Spec: docs/commands/audit.md#sarif.
 import type { InventoryCheck, Finding } from "../inventory/index.js";
 import {
   artifactUri,
@@ -31,13 +30,9 @@ import type {
 export const DEFAULT_AUDIT_CATEGORY = "zoneform/audit";
 
 export interface SarifAuditOptions {
-  /** zoneform's version, for tool.driver. */
   version: string;
-  /** runAutomationDetails.id without its final `/` (code scanning's category). */
   category?: string;
-  /** Where findings sit in the configuration (-c), when one was read. */
   positions?: ConfigPositions;
-  /** Zone names by id, for the logical locations. */
   zoneNames?: ReadonlyMap<string, string>;
 }
 
@@ -100,10 +95,7 @@ export class SarifAuditRenderer implements FormatRenderer {
   }
 }
 
-/**
- * The provenance where SARIF 2.1.0 keeps it: the invocation (its start, the exit code the result
- * decides, the result), and each configuration file as an artifact with its sha-256 and git state.
- */
+/** The provenance where SARIF keeps it: the invocation, and each file as an artifact. */
 function provenanceParts(
   p: AuditProvenance,
   result: OverallResult,
@@ -123,11 +115,7 @@ function provenanceParts(
   return { invocations: [invocation], ...(artifacts.length > 0 ? { artifacts } : {}) };
 }
 
-/**
- * A payment page header finding. Where: a changed or missing header at its pin (`headers.pinned`), a
- * page that could not be checked at its URL (`headers.urls`), a policy not applied at the policy. Its
- * subject (the fingerprint's): the page URL, with the header or the policy's place.
- */
+/** A payment page header finding, at its pin, its page URL or its policy; its subject is the page URL. */
 function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPositions): SarifFinding {
   const rule: RuleKey = f.type;
   const where =
@@ -154,7 +142,6 @@ function headerFinding(zone: ZoneName, f: HeaderFinding, at?: ConfigPositions): 
   };
 }
 
-/** A zone with no Page Shield alerting, or whose account's policies could not be read: at the zone. */
 function alertingFinding(zone: ZoneName, f: AlertingFinding): SarifFinding {
   const { message, requirement, ...rest } = f;
   return {

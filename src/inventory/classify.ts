@@ -1,40 +1,21 @@
-// Turns one Page Shield inventory item (script, connection or cookie) into at most one finding with a
-// severity and the reasons for it. Pure, and the one verdict `audit`, `csp suggest` and `inventory`
-// share. A script is malicious, as Cloudflare's client-side security decides it today, when:
-// - its js_integrity_score is below the threshold (Cloudflare: "currently set to 10", the older 50 was
-//   removed from the docs), or
-// - its magecart_score, malware_score or cryptomining_score (changelog 2024-09-18, 1–99, low = likely
-//   malicious) is below theirs: Cloudflare documents no number for these, so zoneform uses 10 like the
-//   integrity score, as a setting, or
-// - its domain or URL is reported malicious.
-// dataflow_score and obfuscation_score are deprecated (in favour of js_integrity_score) and ignored.
-// A null or absent score means "not scored yet", which is not a verdict either way. Every finding says
-// which signal made it (`verdict_by`, and the reasons).
+// Turns one Page Shield inventory item (script, connection or cookie) into at most one finding with its
+// severity and reasons: the one verdict `audit`, `csp suggest` and `inventory` share. Pure.
+// Spec: docs/commands/audit.md (the thresholds and why 10). A null score is "not scored yet", no verdict.
 
 export type InventoryKind = "script" | "connection" | "cookie";
 export type Severity = "high" | "medium" | "low";
 
-/** Below this js_integrity_score a script is malicious by default (the malicious-script-detection page's 10). */
 export const MALICIOUS_SCORE_THRESHOLD = 10;
-/**
- * Below this magecart, malware or cryptomining score a script is malicious by default (no documented number: 10, as
- * above).
- */
+/** Cloudflare documents no number for these: 10, as for js_integrity_score. */
 export const THREAT_SCORE_THRESHOLD = 10;
 
-/** The scores of Cloudflare's verdict, in the order reasons name them. */
 const THREAT_SCORES = ["magecart_score", "malware_score", "cryptomining_score"] as const;
 type ThreatScore = (typeof THREAT_SCORES)[number];
-// dataflow_score and obfuscation_score are deprecated by Cloudflare: read nowhere in the verdict.
 
-/** The signals a finding can rest on. */
 type VerdictSignal = "js_integrity_score" | ThreatScore | "domain_reported_malicious" | "url_reported_malicious";
 
-/** The score thresholds of the verdict: strictly below is malicious. */
 export interface ScoreThresholds {
-  /** js_integrity_score (`--malicious-below`). */
   js_integrity: number;
-  /** magecart_score, malware_score, cryptomining_score (`--threat-below`). */
   threat: number;
 }
 
@@ -43,7 +24,6 @@ const DEFAULT_THRESHOLDS: Readonly<ScoreThresholds> = {
   threat: THREAT_SCORE_THRESHOLD,
 };
 
-/** A number is the js_integrity threshold alone (the threat threshold stays the default). */
 function thresholdsOf(t: number | Partial<ScoreThresholds> | undefined): ScoreThresholds {
   if (typeof t === "number") return { ...DEFAULT_THRESHOLDS, js_integrity: t };
   return { ...DEFAULT_THRESHOLDS, ...(t ?? {}) };
@@ -55,35 +35,24 @@ export interface Finding {
   kind: InventoryKind;
   severity: Severity;
   id: string;
-  /** The script or connection URL, or the cookie name. */
   subject: string;
   host: string;
   status?: string;
-  /** Scripts only; null when Page Shield has not scored the script. */
   js_integrity_score?: number | null;
-  /** Scripts only, each null when not scored. */
   magecart_score?: number | null;
   malware_score?: number | null;
   cryptomining_score?: number | null;
-  /** Scripts and connections: the signals that made the verdict, in the order of `reasons`. */
   verdict_by?: VerdictSignal[];
   /** Kept apart as the API keeps them: domain categories belong to domain_reported_malicious. */
   malicious_domain_categories: string[];
-  /** …and URL categories to url_reported_malicious. */
   malicious_url_categories: string[];
   reasons: string[];
   first_page_url?: string;
   last_seen_at?: string;
-  /**
-   * Present on a look-alike host finding (its own kind, src/inventory/lookalike.ts, not a malicious
-   * verdict): the host the URL is loaded from, what it imitates and the signals.
-   */
   lookalike?: LookalikeDetail;
-  /** Orders findings of one kind worst first: higher is worse. */
   rank: number;
 }
 
-/** What a look-alike host finding adds (the reasons are the finding's). */
 export interface LookalikeDetail {
   host: string;
   looks_like?: string;
@@ -97,7 +66,6 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** Integer scores 1–99, or null when absent or not a number (unknown ≠ malicious). */
 export function scoreOf(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
@@ -118,7 +86,6 @@ function base(kind: InventoryKind, raw: Raw, subject: string) {
   };
 }
 
-/** Reasons a script or connection is reported malicious by domain or URL, categories kept apart. */
 function reportedReasons(raw: Raw): { reasons: string[]; by: VerdictSignal[]; domain: string[]; url: string[] } {
   const domain = categories(raw.malicious_domain_categories);
   const url = categories(raw.malicious_url_categories);
@@ -135,7 +102,6 @@ function reportedReasons(raw: Raw): { reasons: string[]; by: VerdictSignal[]; do
   return { reasons, by, domain, url };
 }
 
-/** The scores below their thresholds, as reasons and signals (js_integrity first, then the threat scores). */
 function scoreReasons(raw: Raw, t: ScoreThresholds): { reasons: string[]; by: VerdictSignal[]; lowest: number | null } {
   const reasons: string[] = [];
   const by: VerdictSignal[] = [];
@@ -154,10 +120,6 @@ function scoreReasons(raw: Raw, t: ScoreThresholds): { reasons: string[]; by: Ve
   return { reasons, by, lowest };
 }
 
-/**
- * A script's finding, or undefined when nothing makes it malicious. `thresholds`: a number is the
- * js_integrity_score threshold alone (as `--malicious-below`).
- */
 export function classifyScript(
   raw: Raw,
   thresholds: number | Partial<ScoreThresholds> = DEFAULT_THRESHOLDS,
@@ -198,10 +160,6 @@ export function classifyConnection(raw: Raw): Finding | undefined {
   };
 }
 
-/**
- * A cookie without Secure can travel in clear text (medium); without HttpOnly it is readable by any
- * script on the page, and SameSite=None sends it on cross-site requests (low).
- */
 export function classifyCookie(raw: Raw): Finding | undefined {
   const reasons: string[] = [];
   const secure = raw.secure_attribute === true;
@@ -229,7 +187,6 @@ export function classify(
   return classifyCookie(raw);
 }
 
-/** Worst first: severity, then rank, then subject and id so that the order is stable. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||

@@ -1,16 +1,8 @@
-// The enforcing control of the inventory (PCI DSS 6.4.3 "a method to confirm each script is
-// authorized"): a Page Shield `allow` policy for the pages in scope whose script-src holds exactly the
-// authorized scripts. Pure.
-//
-// Each exact url becomes that URL as a CSP source (query and fragment dropped: CSP matches paths only);
-// a prefix `…*` becomes its origin and path up to the last `/` (CSP matches a path ending in `/` as a
-// prefix). Sources are built by the CSP grammar (src/sections/page_shield/csp-grammar.ts): a host it
-// does not allow (`;`, `,`, quotes…) makes no source, and a path character outside it is
-// percent-encoded. The expression selects the pages in scope, each `host/path` pattern as host and path
-// tests.
+// The enforcing control of the inventory (PCI DSS 6.4.3): a Page Shield `allow` policy whose script-src
+// holds exactly the authorized scripts, built through the CSP grammar. Pure.
+// Spec: docs/commands/csp.md (how each entry becomes a source).
 import { hostSource, serializePolicy, urlParts } from "../sections/index.js";
 
-/** The CSP model's host checks and serializer, for `csp suggest` (which reads the sections through the inventory). */
 export { hostPartProblem, hostSource, serializePolicy } from "../sections/index.js";
 import type { ScriptInventory } from "./types.js";
 
@@ -24,11 +16,9 @@ interface InventoryPolicy {
 
 export interface InventoryPolicyResult {
   policy: InventoryPolicy;
-  /** One line per entry: how it became a source (for comments). */
   notes: string[];
 }
 
-/** A path with every character the CSP path-part does not allow percent-encoded (`;` `,` `'` `{` …). */
 export function cspPath(path: string): string {
   let out = "";
   let i = 0;
@@ -40,10 +30,6 @@ export function cspPath(path: string): string {
   return out;
 }
 
-/**
- * The CSP source for one inventory url; `note` when it allows more than the entry says, or (no
- * `source`) why it makes none.
- */
 export function cspSource(url: string): { source?: string; note?: string } {
   const prefix = url.endsWith("*");
   const raw = prefix ? url.slice(0, -1) : url;
@@ -69,7 +55,6 @@ function quote(s: string): string {
   return JSON.stringify(s);
 }
 
-/** A Rules language test of one page pattern (`host/path`, `*` at the start and/or the end). */
 export function pageCondition(pattern: string): string {
   const start = pattern.startsWith("*");
   const end = pattern.endsWith("*") && pattern.length > 1;

@@ -32,13 +32,10 @@ export { auditInventory, inventoryQuery, listInScopeScripts } from "./read.js";
 export type { AuthorizedScript, ScriptInventory } from "./types.js";
 export {
   draftInventory,
-  existingPages,
-  locateInventory,
-  mergeInventory,
-  readInventory,
   withoutLookalikes,
-  type HeaderMerge,
   type LeftOutScript,
   type PageHeadersSeen,
   DEFAULT_RECENT_DAYS,
 } from "./yaml.js";
+export { existingPages, locateInventory, readInventory } from "./yaml-locate.js";
+export { mergeInventory, type HeaderMerge } from "./yaml-merge.js";

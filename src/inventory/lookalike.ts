@@ -1,102 +1,24 @@
-// Whether a script or connection URL Page Shield saw is loaded from a host that LOOKS LIKE a host the
-// zone trusts: an authorized one (the script inventory), a page's own host, or a well-known payment
-// provider or CDN (WELL_KNOWN_HOSTS, kept small on purpose). A skimmer picks such a host so that a
-// person reading a report takes it for the real one. The one verdict `audit`, `inventory` and
-// `csp suggest` share. Pure, deterministic, no network, no public suffix list.
-//
-// Signals (each says why in a reason):
-// - userinfo: `https://js.stripe.com@evil.example/` is loaded from evil.example (always a finding);
-// - invisible: zero-width, bidirectional, tag characters, soft hyphen… in the authority (always a finding);
-// - idn / mixed-script: a punycode (xn--) label or non-ASCII letters, and letters of several scripts
-//   in one label (`strіpe` with a Cyrillic і);
-// - embedded: the host carries a reference's registrable domain in a longer name
-//   (`js.stripe.com.evil.example`, `stripe-com.evil.example`);
-// - homoglyph / edit-distance: once confusable letters are folded (і→i, ο→o, é→e…), the host or its
-//   registrable domain equals a reference, or is 1–2 edits away (`strlpe.com`).
-// A host equal to a reference, or under a reference's registrable domain (`m.stripe.com` next to
-// `js.stripe.com`), is not a look-alike (user info and invisible characters still are).
+// Whether a URL Page Shield saw is loaded from a host that looks like one the zone trusts: the one
+// verdict `audit`, `inventory` and `csp suggest` share. Pure, no network, no public suffix list.
+// Spec: docs/pci-script-inventory.md#look-alike-hosts (the signals and what is not a look-alike).
 import { distance } from "fastest-levenshtein";
-import { domainToASCII, domainToUnicode } from "node:url";
+import { domainToUnicode } from "node:url";
 import { invisibleCharacters, urlParts, withoutInvisible } from "../sections/index.js";
 import type { Finding, LookalikeDetail } from "./classify.js";
-
-/**
- * Hosts a skimmer imitates on payment pages: payment providers and the CDNs and tag managers payment
- * pages load. Documented in docs/pci-script-inventory.md#look-alike-hosts; keep both in step.
- */
-export const WELL_KNOWN_HOSTS: readonly string[] = [
-  "js.stripe.com",
-  "checkout.stripe.com",
-  "m.stripe.network",
-  "www.paypal.com",
-  "www.paypalobjects.com",
-  "js.braintreegateway.com",
-  "checkoutshopper-live.adyen.com",
-  "pay.google.com",
-  "applepay.cdn-apple.com",
-  "web.squarecdn.com",
-  "js.authorize.net",
-  "x.klarnacdn.net",
-  "cdn.checkout.com",
-  "cdnjs.cloudflare.com",
-  "ajax.googleapis.com",
-  "www.gstatic.com",
-  "www.googletagmanager.com",
-  "www.google-analytics.com",
-  "code.jquery.com",
-  "cdn.jsdelivr.net",
-  "unpkg.com",
-  "connect.facebook.net",
-];
-
-/**
- * Suffixes under which anyone may get a name (shared hosting): the registrable domain is one label
- * more, so that `attacker.github.io` is not "under" `shop.github.io`. Two-letter country codes with
- * these second levels (`co.uk`, `com.au`…) are suffixes too.
- */
-const SHARED_SUFFIXES = new Set([
-  "github.io",
-  "gitlab.io",
-  "pages.dev",
-  "workers.dev",
-  "r2.dev",
-  "netlify.app",
-  "vercel.app",
-  "web.app",
-  "firebaseapp.com",
-  "appspot.com",
-  "herokuapp.com",
-  "azurewebsites.net",
-  "azureedge.net",
-  "cloudfront.net",
-  "s3.amazonaws.com",
-  "amazonaws.com",
-  "blob.core.windows.net",
-  "trycloudflare.com",
-  "ngrok.io",
-  "ngrok-free.app",
-  "onrender.com",
-  "fly.dev",
-  "glitch.me",
-  "b-cdn.net",
-]);
-const COUNTRY_SECOND_LEVELS = new Set(["co", "com", "net", "org", "gov", "edu", "ac", "or", "ne", "go", "ltd"]);
+import { isAscii, registrableDomain, scriptsOf, skeleton, toAscii, WELL_KNOWN_HOSTS } from "./host-names.js";
 
 export type LookalikeSignal = LookalikeDetail["signals"][number];
 
 export type ReferenceKind = NonNullable<LookalikeDetail["looks_like_kind"]>;
 
 export interface HostReference {
-  /** Lower-case ASCII (punycode) host. */
   host: string;
   kind: ReferenceKind;
-  /** Its registrable domain (registrableDomain), its labels and their hyphenated form, computed once. */
   registrable: string;
   labels: readonly string[];
   hyphenated: string;
 }
 
-/** A reference of `host` (lower-case ASCII). */
 function hostReference(host: string, kind: ReferenceKind): HostReference {
   const registrable = registrableDomain(host);
   const labels = registrable.split(".");
@@ -104,46 +26,19 @@ function hostReference(host: string, kind: ReferenceKind): HostReference {
 }
 
 export interface Lookalike {
-  /** The host the URL is loaded from, as written (printable by the renderer). */
   host: string;
-  /** The trusted host it imitates, when one was found. */
   looks_like?: string;
   looks_like_kind?: ReferenceKind;
   signals: LookalikeSignal[];
   reasons: string[];
 }
 
-/** The registrable domain of a lower-case ASCII host: the last two labels, or three under a known suffix. */
-export function registrableDomain(host: string): string {
-  const labels = host.replace(/\.$/, "").split(".");
-  if (labels.length <= 2) return labels.join(".");
-  const last2 = labels.slice(-2).join(".");
-  const last3 = labels.slice(-3).join(".");
-  const suffix3 = labels.length >= 4 && SHARED_SUFFIXES.has(last3);
-  const suffix2 =
-    SHARED_SUFFIXES.has(last2) || (labels.at(-1)!.length === 2 && COUNTRY_SECOND_LEVELS.has(labels.at(-2)!));
-  if (suffix3) return labels.slice(-4).join(".");
-  return suffix2 ? last3 : last2;
-}
-
-/** Whether a text is printable ASCII only (the common case, which needs no IDN processing). */
-function isAscii(text: string): boolean {
-  return /^[\u0020-\u007e]*$/.test(text);
-}
-
-/** The punycode form of a lower-case host (`""` when it is not one), without IDN processing for ASCII. */
-function toAscii(host: string): string {
-  return isAscii(host) ? host : domainToASCII(host);
-}
-
-/** A reference host from a URL or a bare host (`https://js.stripe.com/v3/*`, `shop.example/checkout*`). */
 export function referenceHost(text: string): string | undefined {
   const host = urlParts(text)?.host ?? text.replace(/^[*.]+/, "").split(/[/?#*]/)[0]!;
   const ascii = toAscii(host.toLowerCase()).replace(/\.$/, "");
   return ascii !== "" && /^[a-z0-9.-]+$/.test(ascii) && ascii.includes(".") ? ascii : undefined;
 }
 
-/** The references of a zone: its authorized script urls, its page patterns' hosts, the well-known hosts. */
 export function hostReferences(
   opts: { authorized?: readonly string[]; pages?: readonly string[]; wellKnown?: readonly string[] } = {},
 ): HostReference[] {
@@ -158,91 +53,6 @@ export function hostReferences(
   add(opts.pages ?? [], "page");
   add(opts.wellKnown ?? WELL_KNOWN_HOSTS, "well-known");
   return [...out.values()];
-}
-
-/** Letters that read as Latin ones (Cyrillic, Greek and Latin look-alikes), folded to what they imitate. */
-const CONFUSABLE: Readonly<Record<string, string>> = {
-  а: "a",
-  в: "b",
-  е: "e",
-  ё: "e",
-  і: "i",
-  ї: "i",
-  ј: "j",
-  к: "k",
-  м: "m",
-  н: "h",
-  о: "o",
-  р: "p",
-  с: "c",
-  т: "t",
-  у: "y",
-  х: "x",
-  ѕ: "s",
-  һ: "h",
-  ԁ: "d",
-  ԛ: "q",
-  ԝ: "w",
-  ӏ: "l",
-  ɑ: "a",
-  α: "a",
-  β: "b",
-  ε: "e",
-  ι: "i",
-  κ: "k",
-  ν: "v",
-  ο: "o",
-  ρ: "p",
-  τ: "t",
-  υ: "u",
-  χ: "x",
-  γ: "y",
-  ı: "i",
-  ȷ: "j",
-  ɡ: "g",
-  ǀ: "l",
-  ℓ: "l",
-};
-
-/** Lower-case ASCII a reader would take the host for: compatibility forms, marks dropped, confusables folded. */
-export function skeleton(host: string): string {
-  if (isAscii(host)) return host.toLowerCase();
-  let out = "";
-  for (const ch of host.normalize("NFKC").toLowerCase().normalize("NFD")) {
-    if (/\p{M}/u.test(ch)) continue;
-    out += CONFUSABLE[ch] ?? ch;
-  }
-  return out;
-}
-
-const SCRIPTS = [
-  "Latin",
-  "Cyrillic",
-  "Greek",
-  "Armenian",
-  "Georgian",
-  "Cherokee",
-  "Hebrew",
-  "Arabic",
-  "Devanagari",
-  "Thai",
-  "Hangul",
-] as const;
-const SCRIPT_TESTS = SCRIPTS.map((name) => ({ name, re: new RegExp(`\\p{Script=${name}}`, "u") }));
-const JAPANESE_OR_CHINESE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-
-/** The writing systems of a label's letters (Han, Hiragana and Katakana count as one). */
-function scriptsOf(label: string): string[] {
-  const found = new Set<string>();
-  for (const ch of label) {
-    if (!/\p{L}/u.test(ch)) continue;
-    if (JAPANESE_OR_CHINESE.test(ch)) {
-      found.add("Han/Kana");
-      continue;
-    }
-    found.add(SCRIPT_TESTS.find((s) => s.re.test(ch))?.name ?? "other");
-  }
-  return [...found];
 }
 
 /** The most edits apart two names may be to look alike: 2, or 1 for a name shorter than 8. */
@@ -312,10 +122,6 @@ function resemblance(
   return best;
 }
 
-/**
- * The look-alike verdict on the host `url` is loaded from, or undefined when it is trusted as itself
- * (or has no host: data:, blob:, relative). `refs` from hostReferences().
- */
 export function lookalikeOf(url: string, refs: readonly HostReference[]): Lookalike | undefined {
   const parts = urlParts(url);
   if (!parts || parts.host === "" || parts.host.startsWith("[")) return undefined;
@@ -384,10 +190,7 @@ export function lookalikeOf(url: string, refs: readonly HostReference[]): Lookal
   };
 }
 
-/**
- * lookalikeOf with a bounded memo by URL authority (hosts repeat across thousands of scripts). One per
- * audit of a zone: the references are fixed for its life.
- */
+/** lookalikeOf memoized by URL authority (hosts repeat across thousands of scripts); one per zone audit. */
 export class LookalikeJudge {
   private readonly memo = new Map<string, Lookalike | undefined>();
   private static readonly MAX = 10_000;
@@ -417,10 +220,6 @@ const KIND_WORDS: Record<ReferenceKind, string> = {
   "well-known": "a well-known payment or CDN host",
 };
 
-/**
- * A script's or connection's look-alike host finding for `audit`, or undefined. Its own kind (the
- * `lookalike` field), high: a reader takes the host for a trusted one (PCI DSS 6.4.3).
- */
 export function lookalikeFinding(
   kind: "script" | "connection",
   raw: Record<string, unknown>,

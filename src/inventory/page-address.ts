@@ -1,13 +1,10 @@
-// Where a payment page may be fetched from: a public address only, unless the run allows the others (a
-// test's own server, the emulator). The addresses are classified with node:net's BlockList, which also
-// matches its IPv4 rules against IPv4-mapped IPv6 addresses (::ffff:127.0.0.1); NAT64 and 6to4 forms of
-// each IPv4 range are added as IPv6 rules. The connection's own lookup (guardedLookup) checks every
-// address DNS answers and hands exactly those to the socket, so nothing resolves the name a second time.
+// Where a payment page may be fetched from: public addresses only, unless the run allows the others.
+// Spec: docs/commands/audit.md, "Payment page headers". The socket's lookup checks every DNS answer and
+// connects to exactly those, so nothing resolves the name a second time.
 import { promises as dns } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import type { ConnectLookup } from "../cloudflare/index.js";
 
-/** A range an address may not be fetched from: what it is, and whether the opt-in allows it. */
 interface Range {
   what: string;
   cidr: string;
@@ -16,10 +13,8 @@ interface Range {
   list: BlockList;
 }
 
-/** Why an address is refused. */
 export interface RefusedAddress {
   address: string;
-  /** E.g. `a loopback address (127.0.0.0/8)`. */
   what: string;
   /** Refused even with allowPrivateAddresses. */
   always: boolean;
@@ -58,7 +53,6 @@ const IPV6: ReadonlyArray<readonly [string, number, string, boolean?]> = [
   ["::", 96, "an IPv4-compatible address (deprecated)"],
 ];
 
-/** An IPv4 range's start as the two 16-bit groups IPv6 writes it with. */
 function v4Groups(address: string): string {
   const [a, b, c, d] = address.split(".").map(Number) as [number, number, number, number];
   return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
@@ -92,14 +86,12 @@ const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
 LOOPBACK.addAddress("::1", "ipv6");
 
-/** An IP literal as `new URL().hostname` gives it (`[::1]`) or as DNS answers it (`::1`), else undefined. */
 export function ipLiteral(hostname: string): { address: string; family: Family } | undefined {
   const address = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
   const v = isIP(address);
   return v === 4 ? { address, family: "ipv4" } : v === 6 ? { address, family: "ipv6" } : undefined;
 }
 
-/** Why `address` (an IP address) is not public, or undefined when it is. */
 export function nonPublicAddress(address: string): RefusedAddress | undefined {
   const ip = ipLiteral(address);
   if (!ip) return { address, what: "not an IP address", always: true };
@@ -112,31 +104,26 @@ export function nonPublicAddress(address: string): RefusedAddress | undefined {
   return outside ? { address: ip.address, what: "not a global unicast address (2000::/3)", always: false } : undefined;
 }
 
-/** Why the run may not connect to `address`, or undefined. */
 export function refusedAddress(address: string, allowPrivate: boolean): RefusedAddress | undefined {
   const refused = nonPublicAddress(address);
   return refused && (refused.always || !allowPrivate) ? refused : undefined;
 }
 
-/** Whether a URL's hostname is this machine by its spelling: `localhost`, or a loopback IP literal. */
 export function isLoopbackHostname(hostname: string): boolean {
   if (hostname.toLowerCase() === "localhost") return true;
   const ip = ipLiteral(hostname);
   return ip !== undefined && LOOPBACK.check(ip.address, ip.family);
 }
 
-/** One DNS answer. */
 interface ResolvedAddress {
   address: string;
   family: number;
 }
 
-/** Resolves a name to every address (dns.lookup by default; a test's own for a fake DNS). */
 export type PageResolver = (hostname: string, family: 0 | 4 | 6) => Promise<readonly ResolvedAddress[]>;
 
 export const systemResolver: PageResolver = (hostname, family) => dns.lookup(hostname, { all: true, family });
 
-/** The error a refused DNS answer fails the connection with (`code` tells it from a network error). */
 const PRIVATE_ADDRESS_CODE = "ZONEFORM_PRIVATE_ADDRESS";
 
 export class PrivateAddressError extends Error {
@@ -154,10 +141,7 @@ function familyOf(option: number | string | undefined): 0 | 4 | 6 {
   return option === 4 || option === "IPv4" ? 4 : option === 6 || option === "IPv6" ? 6 : 0;
 }
 
-/**
- * A socket's `lookup` (net.connect's signature, `all: true` as Node's happy eyeballs asks, or one address):
- * one resolution, every address checked, the checked ones handed to the socket; any refused answer fails it.
- */
+/** net.connect's `lookup`: one resolution, every address checked; any refused answer fails it. */
 export function guardedLookup(resolve: PageResolver, allowPrivate: boolean): ConnectLookup {
   return (hostname, options, callback) => {
     resolve(hostname, familyOf(options.family)).then(

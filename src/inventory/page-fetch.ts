@@ -1,26 +1,7 @@
-// Fetches the payment pages of `script_inventory.headers` as a customer's browser requests them, for
-// their response headers only (PCI DSS 11.6.1: the security-impacting headers as the browser receives
-// them). A path of its own, apart from the Cloudflare client: its own connections (the cloudflare layer's
-// header reader), a plain GET with no cookie, no credential and never the API token, nothing read of the body.
-//
-// Every fetch is bounded: the whole of it (connection, redirects, headers) within `timeoutMs` (10 s by
-// default; the connection and the wait for headers each too), the headers within MAX_PAGE_HEADER_BYTES
-// (64 KiB: a larger head ends the fetch, the page reported), the body never read (the answer is
-// dropped as soon as its headers are in, the connection closed). A redirect is followed only to the
-// same origin (scheme, host and port), at most MAX_PAGE_REDIRECTS times; a redirect to another origin
-// ends the fetch and is reported.
-//
-// Only public addresses are fetched (page-address.ts): an IP literal is checked before each request (the
-// page's and every redirect's), a name when its connection resolves it, once, the socket connecting to
-// the very addresses checked. `allowPrivateAddresses` (a test's own server, the emulator) lets the others
-// be fetched, and plain http:// then to a loopback host; any other http:// page is reported, not fetched.
-//
-// Headers are read as the fetch API reads them: names in lower case; each value's leading and trailing
-// spaces and tabs trimmed; a header sent several times is its values joined with ", " in the order
-// sent; a value's bytes are characters U+0000–U+00FF, one a byte (latin1, the fetch API's ByteString).
-// A header that can carry a session or a credential (set-cookie…: isSessionHeader) is dropped as it is
-// read, so that nothing downstream can pin, draft or show it. What a page sends is hostile text: it
-// decides nothing here and is shown escaped by every renderer.
+// Fetches the payment pages of `script_inventory.headers` as a browser requests them, for their headers
+// only (PCI DSS 11.6.1). Its own connections, a plain GET with no cookie or token, the body never read,
+// every fetch bounded. Headers are read as the fetch API reads them, and a session header is dropped as
+// it is read. Spec: docs/commands/audit.md, "Payment page headers".
 import pLimit from "p-limit";
 import { createHeaderReader, type HeaderReader, type HeadersAnswer } from "../cloudflare/index.js";
 import { getOwn, setOwn } from "../data-record.js";
@@ -37,13 +18,10 @@ import {
 } from "./page-address.js";
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 10_000;
-/** The most `--page-timeout` may be. */
 export const MAX_PAGE_TIMEOUT_MS = 120_000;
 const MAX_PAGE_HEADER_BYTES = 64 * 1024;
 const MAX_PAGE_REDIRECTS = 3;
-/** Pages fetched at once. */
 const PAGE_FETCH_PARALLELISM = 4;
-/** A reason or a redirect's Location is kept to this many characters. */
 const MAX_REASON_CHARS = 300;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -60,48 +38,34 @@ export type PageFetchProblem =
   | "too-many-redirects"
   | "status";
 
-/** A page that answered (2xx, after same-origin redirects): its headers. */
 interface PageHeaders {
   ok: true;
-  /** The URL as the file gives it. */
   url: string;
-  /** The URL that answered (differs after a redirect). */
   final_url: string;
   status: number;
-  /** Each same-origin redirect followed, in order. */
   redirects: string[];
-  /** Lower-case name → value (several instances joined with ", "), own properties only. */
   headers: Record<string, string>;
 }
 
-/** A page whose headers could not be read, and why. */
 export interface PageFailure {
   ok: false;
   url: string;
   problem: PageFetchProblem;
-  /** One line: what happened (page text in it is cut, and escaped by the renderers). */
   reason: string;
   status?: number;
-  /** A redirect's target, when the fetch ended at one. */
   location?: string;
 }
 
 export type PageFetch = PageHeaders | PageFailure;
 
 export interface PageFetchOptions {
-  /** The whole fetch of one page, redirects included (default DEFAULT_PAGE_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** The User-Agent sent. */
   userAgent?: string;
-  /** Largest response head read (default MAX_PAGE_HEADER_BYTES). */
   maxHeaderBytes?: number;
-  /** Fetch pages on addresses that are not public, and plain http:// to a loopback host (default false). */
   allowPrivateAddresses?: boolean;
-  /** Resolves the pages' host names (default dns.lookup; a test's own for a fake DNS). */
   resolve?: PageResolver;
 }
 
-/** How a refused address is allowed, as a page's reason says it. */
 const PRIVATE_OPT_IN =
   "--allow-private-addresses (ZONEFORM_ALLOW_PRIVATE_ADDRESSES=1; allowPrivateAddresses in the library) allows " +
   "it, for a test's own server or the emulator";
@@ -110,12 +74,10 @@ function cut(text: string, max = MAX_REASON_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** An HTTP value as the fetch API normalizes it: leading and trailing HTTP whitespace removed. */
 function normalizeValue(value: string): string {
   return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
 
-/** undici's headers as the fetch API's Headers read them (see the top). */
 export function fetchHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -131,7 +93,6 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-/** Why an address is not fetched, as a page's reason says it. */
 function refusedReason(refused: RefusedAddress, resolvedFrom?: string): string {
   const what = resolvedFrom
     ? `${resolvedFrom} resolves to ${refused.address}, ${refused.what}`
@@ -141,7 +102,6 @@ function refusedReason(refused: RefusedAddress, resolvedFrom?: string): string {
     : `${what}: not fetched, a payment page is on a public address; ${PRIVATE_OPT_IN}`;
 }
 
-/** A failed request as a problem and one line. */
 function failureOf(err: unknown, timeoutMs: number, maxHeaderBytes: number): Pick<PageFailure, "problem" | "reason"> {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
@@ -168,7 +128,6 @@ function failureOf(err: unknown, timeoutMs: number, maxHeaderBytes: number): Pic
   return { problem: "connection", reason: cut(`the connection failed${code ? ` (${code})` : ""}: ${message}`) };
 }
 
-/** Fetches pages' headers, each URL once, over its own connections; close() when done. */
 export class PageFetcher {
   private readonly reader: HeaderReader;
   private readonly timeoutMs: number;
@@ -190,7 +149,6 @@ export class PageFetcher {
     });
   }
 
-  /** The page's headers, or why there are none (never throws). Fetched once per URL per fetcher. */
   fetch(url: string): Promise<PageFetch> {
     let p = this.done.get(url);
     if (!p) {
@@ -200,7 +158,6 @@ export class PageFetcher {
     return p;
   }
 
-  /** Every URL's answer, fetched PAGE_FETCH_PARALLELISM at a time. */
   async fetchAll(urls: readonly string[]): Promise<Map<string, PageFetch>> {
     const unique = [...new Set(urls)];
     const answers = await Promise.all(unique.map((u) => this.fetch(u)));
@@ -300,11 +257,6 @@ export class PageFetcher {
   }
 }
 
-/**
- * Why `target` (a page, or a redirect's Location) is not fetched, or undefined: an IP literal that is not
- * public (unless allowed), plain http:// but to a loopback host with `allowPrivate`. A name's addresses are
- * checked when its connection resolves it (guardedLookup).
- */
 export function targetProblem(target: URL, allowPrivate: boolean): Pick<PageFailure, "problem" | "reason"> | undefined {
   if (target.protocol !== "http:" && target.protocol !== "https:") return undefined;
   const ip = ipLiteral(target.hostname);

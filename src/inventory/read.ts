@@ -1,6 +1,5 @@
-// Reads what Page Shield saw on a zone's in-scope pages: one paged list of scripts with the `page_url`
-// filter (every status, so that a script no longer active still dates its authorization), then the
-// detail (`GET …/scripts/{id}`: versions, page_urls) of only the scripts the check needs it for.
+// Reads what Page Shield saw on a zone's in-scope pages: one paged list, then only the details needed.
+// Spec: docs/pci-script-inventory.md.
 import { classifyScript } from "./classify.js";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import {
@@ -17,7 +16,6 @@ const INVENTORY_PER_PAGE = 100;
 /** Every status: a script seen long ago still says when an authorization was last used. */
 const INVENTORY_STATUSES = ["active", "infrequent", "inactive"];
 
-/** The list query for the in-scope pages, as sent (the evidence report shows it). */
 export function inventoryQuery(
   pages: readonly string[],
   statuses: readonly string[] = INVENTORY_STATUSES,
@@ -58,7 +56,6 @@ function scriptDetailOf(raw: Record<string, unknown>): ScriptDetail {
   };
 }
 
-/** Lists the in-scope scripts of a zone (every page of the list). */
 export async function listInScopeScripts(
   client: CloudflareClient,
   zoneId: string,
@@ -75,7 +72,6 @@ export async function listInScopeScripts(
   return out;
 }
 
-/** Reads the details of `ids` (in parallel, under the client's own limits). */
 async function readScriptDetails(
   client: CloudflareClient,
   zoneId: string,
@@ -95,7 +91,6 @@ async function readScriptDetails(
   return new Map(entries);
 }
 
-/** Lists, reads the details needed, and checks. */
 export async function auditInventory(
   client: CloudflareClient,
   zoneId: string,

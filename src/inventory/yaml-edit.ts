@@ -1,12 +1,6 @@
-// Additions to a YAML file that keep every byte a person wrote: items appended to a sequence, pairs to
-// a mapping, and what is missing on the way created, each spliced into the text at the end of the
-// collection (its indentation, its style) instead of writing the whole document again. `inventory
-// --merge` edits people's files this way, so that their comments, quoting, folded values and spacing,
-// and so each pinned header value, stay exactly as written.
-//
-// What cannot be spliced (a flow collection holding maps that need comments, a scalar where a
-// collection should be…) falls back to the yaml package's Document edits and the whole text written
-// again; so does any splice whose result does not read back as the same data as those edits.
+// Additions to a YAML file spliced into its text, so that every byte a person wrote (comments, quoting,
+// each pinned value) stays. What cannot be spliced, or does not read back as the Document API's edit
+// would, falls back to that edit and the whole file written again. Spec: docs/pci-script-inventory.md.
 import equal from "fast-deep-equal";
 import {
   Document,
@@ -26,7 +20,6 @@ import { safeYamlText } from "../safe-yaml.js";
 
 export type YamlPath = ReadonlyArray<string | number>;
 
-/** Items appended to the sequence at `path`, or pairs to the mapping there; created when absent. */
 export type YamlAddition =
   | { path: YamlPath; kind: "seq"; items: unknown[] }
   | { path: YamlPath; kind: "map"; pairs: Array<[string, unknown]> };
@@ -45,19 +38,16 @@ function column(text: string, at: number): number {
   return at - lineStart(text, at);
 }
 
-/** The offset just after the line holding offset `at` (the end of the text when it has no newline). */
 function afterLine(text: string, at: number): number {
   if (at > 0 && text[at - 1] === "\n") return at;
   const nl = text.indexOf("\n", at);
   return nl < 0 ? text.length : nl + 1;
 }
 
-/** A node of the document being rendered: a Node as it is (comments kept), anything else created. */
 function nodeOf(doc: Document, value: unknown): Node {
   return isNode(value) ? (value as Node) : (doc.createNode(value) as Node);
 }
 
-/** The collection an addition makes, holding only what it adds. */
 function collectionOf(doc: Document, add: YamlAddition, flow = false): YAMLSeq | YAMLMap {
   if (add.kind === "seq") {
     const seq = doc.createNode([]) as YAMLSeq;
@@ -72,7 +62,6 @@ function collectionOf(doc: Document, add: YamlAddition, flow = false): YAMLSeq |
   return map;
 }
 
-/** `value` (a Node) as block YAML, each line indented by `indent` spaces, ending with `eol`. */
 function block(value: Node, indent: number, eol: string): string {
   const doc = new Document();
   doc.contents = value;
@@ -84,7 +73,6 @@ function block(value: Node, indent: number, eol: string): string {
     .join(eol)}${eol}`;
 }
 
-/** The inside of a flow collection of what is added (`a, b`), or undefined when there is nothing to add. */
 function flowInside(add: YamlAddition): string | undefined {
   const doc = new Document();
   // Plain values: a comment has no place in a flow collection.
@@ -98,27 +86,23 @@ function flowInside(add: YamlAddition): string | undefined {
   return inside === "" ? undefined : inside;
 }
 
-/** The key of the pair whose value is `node` in `parent`, if `parent` is a mapping holding it. */
 function keyOf(parent: unknown, node: unknown): Node | undefined {
   if (!isMap(parent)) return undefined;
   const pair = parent.items.find((p) => isPair(p) && p.value === node);
   return pair && isNode(pair.key) ? pair.key : undefined;
 }
 
-/** Where a value removed from its key's line starts: with the blanks before it. */
 function blanksBefore(text: string, at: number): number {
   let from = at;
   while (from > 0 && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
   return from;
 }
 
-/** Whether a scalar is a null written as nothing, `~` or `null`. */
 function isEmptyScalar(text: string, node: unknown): node is Node {
   if (!isScalar(node) || node.value !== null || !node.range) return false;
   return /^(|~|null|Null|NULL)$/.test(text.slice(node.range[0], node.range[1]));
 }
 
-/** The edit making one addition, or undefined when it cannot be spliced. */
 function planAddition(text: string, doc: Document, add: YamlAddition, eol: string): Edit | undefined {
   const node = doc.getIn(add.path, true);
   const empty = add.kind === "seq" ? add.items.length === 0 : add.pairs.length === 0;
@@ -196,7 +180,6 @@ function planAddition(text: string, doc: Document, add: YamlAddition, eol: strin
   return undefined;
 }
 
-/** Where an item or pair ends in the text (its value's end; its key's when it has no value). */
 function endOf(item: unknown): number {
   if (isPair(item)) {
     const v = item.value as Node | null;
@@ -208,7 +191,6 @@ function endOf(item: unknown): number {
   return 0;
 }
 
-/** `rest` (keys from an existing mapping down) made as nested mappings ending in the addition's collection. */
 function nestedValue(doc: Document, rest: YamlPath, add: YamlAddition): { whole: Node; value: Node } {
   let value: Node = collectionOf(doc, add);
   for (let i = rest.length - 1; i >= 1; i--) {
@@ -221,14 +203,12 @@ function nestedValue(doc: Document, rest: YamlPath, add: YamlAddition): { whole:
   return { whole, value };
 }
 
-/** A collection is where a scalar, or the other kind of collection, stands. */
 export class YamlShapeError extends Error {
   constructor(readonly path: YamlPath) {
     super(`expected a ${path.length === 0 ? "mapping" : "collection"} at ${path.join(".") || "the top level"}`);
   }
 }
 
-/** The same additions made with the Document API (the fallback, and the data a splice must read back as). */
 function addByDocument(doc: Document, additions: readonly YamlAddition[]): void {
   for (const add of additions) {
     // Each mapping on the way, created where absent or null.
@@ -255,11 +235,7 @@ function addByDocument(doc: Document, additions: readonly YamlAddition[]): void 
   }
 }
 
-/**
- * `text` with the additions made: spliced in where the text allows it (every other byte kept), else
- * the whole document written again through the Document API (what it always gives, `safeYamlText`).
- * Throws YamlShapeError when a scalar (or another collection) stands where a collection must be.
- */
+/** Throws YamlShapeError when a scalar (or another collection) stands where a collection must be. */
 export function addToYaml(text: string, additions: readonly YamlAddition[]): { text: string; spliced: boolean } {
   const reference = parseDocument(text);
   addByDocument(reference, additions);

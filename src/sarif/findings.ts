@@ -1,10 +1,5 @@
-// zoneform's findings as SARIF findings: the Page Shield verdicts (`classifyScript`, `classifyConnection`,
-// `classifyCookie`) and the script inventory check. Pure. Where each sits in the configuration:
-// - a malicious script: the authorized entry covering its URL (it should not be authorized), else the zone;
-// - a malicious connection, an insecure cookie: the zone;
-// - an unauthorized script: the zone's `authorized:` list, where its entry would go;
-// - a changed script, a stale authorization: the authorized entry concerned;
-// - a look-alike host: as an unauthorized script (inventory check) or a malicious one (audit's verdict).
+// zoneform's findings (the Page Shield verdicts and the inventory check) as SARIF findings, each at
+// its place in the configuration. Pure. Spec: docs/commands/audit.md#sarif.
 import type { Finding, InventoryFinding } from "../inventory/index.js";
 import type { ConfigPositions } from "./locate.js";
 import type { SarifFinding, ZoneName } from "./log.js";
@@ -41,7 +36,6 @@ function verdictMessage(f: Finding): string {
   return `${what} ${f.subject}${where ? ` (${where})` : ""}: ${f.reasons.join("; ")}.`;
 }
 
-/** A Page Shield finding (malicious script or connection, insecure cookie). */
 export function verdictFinding(zone: ZoneName, f: Finding, at?: ConfigPositions): SarifFinding {
   const rule = f.lookalike ? "lookalike-host" : VERDICT_RULE[f.kind];
   const where = f.kind === "script" ? at?.entryCovering(zone.id, f.subject) : at?.zone(zone.id);
@@ -75,7 +69,6 @@ export function verdictFinding(zone: ZoneName, f: Finding, at?: ConfigPositions)
   };
 }
 
-/** A script inventory finding (unauthorized, changed, stale). */
 export function inventoryFinding(zone: ZoneName, f: InventoryFinding, at?: ConfigPositions): SarifFinding {
   const rule = INVENTORY_RULE[f.type];
   const unlisted = f.type === "unauthorized" || f.type === "lookalike";

@@ -1,10 +1,6 @@
-// `inventory --format sarif`: instead of a draft, what the scripts seen on the pages in scope mean for the
-// inventory of `--merge FILE` (or for none): the script inventory check `audit -c` runs (unauthorized,
-// changed, stale; no script detail is read, so a changed script has no fetch time), and each malicious
-// script among them (the verdict `audit` uses, default thresholds). Located in FILE: an unauthorized
-// script at its `authorized:` list, a changed or stale one at its entry, a malicious one at the entry
-// authorizing it (else the zone). What the zone takes from FILE's `defaults:` counts, and is located
-// there. Pure.
+// `inventory --format sarif`: what the scripts seen on the pages in scope mean for the inventory of
+// `--merge FILE` (the check `audit -c` runs, no script detail read), located in FILE. Pure.
+// Spec: docs/commands/inventory.md.
 import type { ZoneName } from "./log.js";
 import { sarifLog, sarifResult, type SarifResult } from "./log.js";
 import { inventoryFinding } from "./findings.js";
@@ -24,22 +20,16 @@ export const DEFAULT_INVENTORY_CATEGORY = "zoneform/inventory";
 
 export interface InventorySarifInput {
   zone: ZoneName;
-  /** The pages in scope (FILE's and --pages'). */
   pages: string[];
-  /** Every script the list gave for the pages in scope (every status, any age). */
   scripts: readonly SeenScript[];
   now: Date;
-  /** The `--merge` file: `file` as shown (relative to the working directory), `label` for messages. */
+  /** `file` as shown (relative to the working directory), `label` for messages. */
   merge?: { file: string; text: string; label: string };
   version: string;
   category?: string;
 }
 
-/**
- * The authorized entries of FILE's inventory for the zone, as the file means them: what the zone takes
- * from FILE's `defaults:` included, each url read back (`$${` is `${`); entries without a url string
- * are skipped.
- */
+/** The zone's entries as FILE means them (its `defaults:` included); entries without a url are skipped. */
 function authorizedIn(
   merge: NonNullable<InventorySarifInput["merge"]>,
   zone: ZoneName,

@@ -1,44 +1,29 @@
-// Where a finding sits in the configuration, for SARIF's physical locations: the zone's entry in its
-// file, the script inventory's `authorized:` list, or the authorized entry covering a script URL. The
-// files are parsed again with positions (the same parser `validate` uses for file:line); a zone the files
-// do not declare falls back to line 1 of the first file, and there is no file when none was read. A
-// value a zone takes from its file's `defaults:` (config/defaults.ts) is located where defaults write it.
+// Where a finding sits in the configuration, for SARIF's physical locations. The files are parsed again
+// with positions; a zone they do not declare falls back to line 1 of the first file, and a value a zone
+// takes from `defaults:` is located where defaults write it. Spec: docs/commands/audit.md#sarif.
 import { applyDefaults, parseYaml, type Locator } from "../config/index.js";
 import { isPrefix, policiesPointer, scriptInventoryIn, scriptInventoryPointer, urlMatches } from "../sections/index.js";
 import { replaceTemplateTokens } from "../template.js";
 import type { FilePosition } from "./log.js";
 
-/** A zone's script inventory in one file: where the zone and its inventory are, and the entries' urls. */
 interface ZoneBlock {
   file: string;
   /** Where a pointer of the merged document (the zones with their defaults) was written in the file. */
   locate: Locator;
-  /** Pointer of the zone's mapping (absent for a plain inventory block). */
   zone?: string;
-  /** Pointer of the inventory mapping (`…/script_inventory`, or "" for a top-level block). */
   inventory: string;
-  /** The `url` of each authorized entry, in file order (undefined where an entry has none), read back. */
   urls: Array<string | undefined>;
-  /** The page URLs of `headers.urls`, in file order (undefined where an item is not a string). */
   pageUrls: Array<string | undefined>;
-  /** The names pinned in `headers.pinned`. */
   pinned: string[];
 }
 
 export interface ConfigPositions {
-  /** The zone's entry (`- zone_id: …`), else line 1 of the configuration. */
   zone(zoneId: string): FilePosition | undefined;
-  /** The zone's `authorized:` list (where a new entry goes), else the zone. */
   inventory(zoneId: string): FilePosition | undefined;
-  /** The authorized entry covering `url` (an exact url first, else the longest prefix), else the zone. */
   entryCovering(zoneId: string, url: string): FilePosition | undefined;
-  /** The authorized entry whose `url` is exactly `entryUrl`, else the inventory. */
   entry(zoneId: string, entryUrl: string): FilePosition | undefined;
-  /** The item of `headers.urls` that is `url`, else the zone. */
   pageUrl(zoneId: string, url: string): FilePosition | undefined;
-  /** The pinned header `name` (its key) of `headers.pinned`, else the page `url`. */
   headerPin(zoneId: string, name: string, url: string): FilePosition | undefined;
-  /** The zone's policy at `index` of its policies list, else the zone. */
   policy(zoneId: string, index: number): FilePosition | undefined;
 }
 
@@ -46,12 +31,10 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** A text of the file as it means it: `$${` is `${` (a `${…}` reference stays as written). */
 function readBack(v: unknown): string | undefined {
   return typeof v === "string" ? replaceTemplateTokens(v, (whole) => whole) : undefined;
 }
 
-/** The file's document with its defaults merged into its zones, and a locator of where each value was written. */
 function merged(text: string, file: string): { value: unknown; locate: Locator } {
   const parsed = parseYaml(text, file);
   const expanded = applyDefaults(parsed.value);
@@ -74,7 +57,6 @@ function headersOf(inventory: unknown): Pick<ZoneBlock, "pageUrls" | "pinned"> {
   return { pageUrls: Array.isArray(urls) ? urls.map(readBack) : [], pinned: pinned ? Object.keys(pinned) : [] };
 }
 
-/** A JSON pointer's token (RFC 6901). */
 function token(key: string | number): string {
   return String(key).replace(/~/g, "~0").replace(/\//g, "~1");
 }
@@ -146,7 +128,6 @@ function positions(blocks: ReadonlyMap<string, ZoneBlock>, first: string | undef
   };
 }
 
-/** Positions in the files of a configuration (`zones[i]` by zone_id; the first declaration wins). */
 export function configPositions(sources: ReadonlyArray<{ file: string; text: string }>): ConfigPositions {
   const blocks = new Map<string, ZoneBlock>();
   for (const s of sources) {
@@ -170,10 +151,7 @@ export function configPositions(sources: ReadonlyArray<{ file: string; text: str
   return positions(blocks, sources[0]?.file);
 }
 
-/**
- * Positions in an inventory file (`inventory --merge FILE`): `path` is where the zone's inventory sits
- * in it (as `locateInventory` found it: `zones[i]…` in a zoneform file, whose defaults count).
- */
+/** Positions in an inventory file (`inventory --merge FILE`); `path` is where locateInventory found it. */
 export function inventoryFilePositions(
   file: string,
   text: string,

@@ -1,11 +1,6 @@
-// SARIF 2.1.0 for `audit` and `inventory --format sarif`: one result per finding, a rule per kind, a
-// location in the configuration file when one applies (else its line 1) plus the zone as a logical
-// location, and a partial fingerprint code scanning tracks a finding by across runs. Pure: findings go
-// in, the log object comes out; the commands write it.
-//
-// The fingerprint `zoneformFinding/v1` is sha256 over the rule id, the zone id and the subject's
-// identity (Page Shield's item id, or the inventory entry's url): never over scores, dates, hashes or
-// messages, which change from run to run while the finding stays the same.
+// SARIF 2.1.0 for `audit` and `inventory --format sarif`: one result per finding, a rule per kind.
+// Pure. Spec: docs/commands/audit.md#sarif. The fingerprint covers rule, zone and subject only, never
+// scores, dates or messages, which change from run to run while the finding stays the same.
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,7 +10,6 @@ import { INFORMATION_URI, RULE_KEYS, ruleId, sarifRules, type RuleKey, type Sari
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 export const FINGERPRINT_KEY = "zoneformFinding/v1";
 
-/** A place in a configuration file: `file` as shown in messages (relative to the working directory when inside it). */
 export interface FilePosition {
   file: string;
   line: number;
@@ -24,23 +18,16 @@ export interface FilePosition {
 
 export interface ZoneName {
   id: string;
-  /** The zone's name when known (the file's `name`, or the name given to --zone). */
   name?: string;
 }
 
-/** One finding, ready for SARIF. */
 export interface SarifFinding {
   rule: RuleKey;
   level: SarifLevel;
-  /**
-   * Plain text; when the result is made, control, invisible and bidirectional characters are escaped
-   * and brackets too, so that no text from the API forms an embedded link (`[text](url)`).
-   */
+  /** Plain text: control, invisible and bidi characters and brackets are escaped (no embedded links). */
   message: string;
   zone: ZoneName;
-  /** What the finding is about, stably: Page Shield's item id, or an inventory entry's url. */
   subject: string;
-  /** Where in the configuration, when anywhere. */
   where?: FilePosition;
   properties?: Record<string, unknown>;
 }
@@ -55,17 +42,13 @@ export interface SarifResult {
   properties?: Record<string, unknown>;
 }
 
-/** The stable fingerprint of a finding: rule, zone and subject, nothing that changes between runs. */
 export function findingFingerprint(rule: RuleKey, zoneId: string, subject: string): string {
   return createHash("sha256")
     .update(`${ruleId(rule)}\n${zoneId}\n${subject}`, "utf8")
     .digest("hex");
 }
 
-/**
- * A file path as shown (relative to the working directory, or absolute) as a SARIF artifact URI: a
- * relative reference with `/` separators and each segment percent-encoded, or a file: URL.
- */
+/** A file path as shown as a SARIF artifact URI: a relative reference, percent-encoded, or a file: URL. */
 export function artifactUri(file: string): string {
   if (path.isAbsolute(file)) return pathToFileURL(file).href;
   return file
@@ -104,16 +87,11 @@ export function sarifResult(f: SarifFinding): SarifResult {
 }
 
 export interface SarifLogOptions {
-  /** zoneform's version (package.json's). */
   version: string;
-  /** The code scanning category (runAutomationDetails.id is it with a `/` after), e.g. `zoneform/audit`. */
   category: string;
   results: SarifResult[];
-  /** Run-level facts (filters, thresholds) for readers; not used by code scanning. */
   properties?: Record<string, unknown>;
-  /** How the tool ran (its start, exit code, result), written before the results. */
   invocations?: Array<Record<string, unknown>>;
-  /** The files the run read (the configuration), with their hashes. */
   artifacts?: Array<Record<string, unknown>>;
 }
 
@@ -143,15 +121,10 @@ export function sarifLog(opts: SarifLogOptions): Record<string, unknown> {
   };
 }
 
-/**
- * The log as the commands write it: indented JSON (invisible and bidirectional characters in its
- * strings written as JSON escapes, see safeJson) and a final newline.
- */
 export function sarifText(log: Record<string, unknown>): string {
   return `${safeJson(log, 2)}\n`;
 }
 
-/** What is wrong with a --sarif-category value, or undefined. */
 export function categoryProblem(category: string): string | undefined {
   if (category.trim() === "" || /^\/*$/.test(category))
     return "a category names the analysis, e.g. zoneform/audit/example.com";

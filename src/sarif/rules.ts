@@ -1,6 +1,6 @@
-// The rules of zoneform's SARIF output: one per kind of finding `audit` and `inventory` report. Ids and
-// levels are public (code scanning tracks alerts by rule id): change them only with a CHANGELOG entry.
-// Documented in docs/commands/audit.md#sarif.
+// The rules of zoneform's SARIF output, one per kind of finding. Ids and levels are public (code
+// scanning tracks alerts by rule id): change them only with a CHANGELOG entry.
+// Spec: docs/commands/audit.md#sarif.
 import { SCRIPT_INVENTORY_HEADERS_PATH, SCRIPT_INVENTORY_PATH } from "../sections/index.js";
 
 export type SarifLevel = "error" | "warning" | "note";
@@ -239,7 +239,6 @@ const TEXT: Record<RuleKey, RuleText> = {
   },
 };
 
-/** Every rule, in a fixed order (the driver's `rules`; a result's `ruleIndex` points into it). */
 export const RULE_KEYS: readonly RuleKey[] = [
   "malicious-script",
   "malicious-connection",
@@ -278,7 +277,6 @@ export function sarifRules(): SarifRule[] {
   });
 }
 
-/** A finding's severity as a SARIF level. */
 export function levelOf(severity: "high" | "medium" | "low"): SarifLevel {
   return severity === "high" ? "error" : severity === "medium" ? "warning" : "note";
 }

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { addToYaml, YamlShapeError } from "../../../src/inventory/yaml-edit.js";
-import { draftInventory, draftPins, mergeInventory } from "../../../src/inventory/yaml.js";
+import { draftInventory, draftPins } from "../../../src/inventory/yaml.js";
+import { mergeInventory } from "../../../src/inventory/yaml-merge.js";
 
 const Z = "0123456789abcdef0123456789abcdef";
 const NOW = new Date("2026-11-25T12:00:00Z");

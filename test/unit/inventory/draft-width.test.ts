@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import type { SeenScript } from "../../../src/inventory/check.js";
-import { draftInventory, mergeInventory } from "../../../src/inventory/yaml.js";
+import { draftInventory } from "../../../src/inventory/yaml.js";
+import { mergeInventory } from "../../../src/inventory/yaml-merge.js";
 import { displayWidth } from "../../../src/text-width.js";
 
 const Z = "0123456789abcdef0123456789abcdef";

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import type { SeenScript } from "../../../src/inventory/check.js";
-import { draftInventory, mergeInventory, withoutLookalikes } from "../../../src/inventory/yaml.js";
+import { draftInventory, withoutLookalikes } from "../../../src/inventory/yaml.js";
+import { mergeInventory } from "../../../src/inventory/yaml-merge.js";
 
 const NOW = new Date("2026-11-25T12:00:00Z");
 const Z = "0123456789abcdef0123456789abcdef";

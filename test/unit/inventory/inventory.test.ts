@@ -11,7 +11,8 @@ import {
   urlMatches,
   urlPatternProblem,
 } from "../../../src/sections/page_shield/inventory-match.js";
-import { draftInventory, mergeInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
+import { draftInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
+import { mergeInventory } from "../../../src/inventory/yaml-merge.js";
 import type { ScriptInventory } from "../../../src/inventory/types.js";
 
 const H1 = "a".repeat(64);

@@ -2,15 +2,8 @@
 // info, invisible characters, IDN homographs, edit distance; and what must never be a look-alike (an
 // authorized host itself, its subdomains, a country variant, an unrelated host).
 import { describe, expect, it } from "vitest";
-import {
-  hostReferences,
-  LookalikeJudge,
-  lookalikeOf,
-  referenceHost,
-  registrableDomain,
-  skeleton,
-  WELL_KNOWN_HOSTS,
-} from "../../../src/inventory/lookalike.js";
+import { hostReferences, LookalikeJudge, lookalikeOf, referenceHost } from "../../../src/inventory/lookalike.js";
+import { registrableDomain, skeleton, WELL_KNOWN_HOSTS } from "../../../src/inventory/host-names.js";
 
 const refs = hostReferences({
   authorized: ["https://js.stripe.com/v3/*", "https://www.pay.example/assets/checkout.js"],

@@ -7,7 +7,8 @@ import { applyDefaults } from "../../../src/config/defaults.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { UsageError } from "../../../src/errors.js";
 import type { SeenScript } from "../../../src/inventory/check.js";
-import { existingPages, mergeInventory } from "../../../src/inventory/yaml.js";
+import { mergeInventory } from "../../../src/inventory/yaml-merge.js";
+import { existingPages } from "../../../src/inventory/yaml-locate.js";
 import { scriptInventoryOf } from "../../../src/sections/page_shield/index.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");

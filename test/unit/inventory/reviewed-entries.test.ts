@@ -3,7 +3,8 @@
 // seen, or a version fetched, within the window) and never pins a hash without saying which version.
 import { describe, expect, it } from "vitest";
 import { checkInventory, draftReasons, type SeenScript } from "../../../src/inventory/check.js";
-import { draftInventory, mergeInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
+import { draftInventory, TODO_JUSTIFICATION } from "../../../src/inventory/yaml.js";
+import { mergeInventory } from "../../../src/inventory/yaml-merge.js";
 import { applyDefaults } from "../../../src/config/defaults.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
