@@ -245,10 +245,18 @@ describe("the comment is the Action's own", () => {
 });
 
 describe("the artifact is the one of the run the marker names", () => {
+  /** The pull request's plan run, made once: every scenario starts from the same seed and file. */
+  let reviewed: { text: string; comments: typeof gh.comments } | undefined;
   /** The pull request planned, merged; `setup` changes what GitHub holds before the apply. */
   async function scenario(setup: (text: string) => void): Promise<ActionRun> {
+    if (!reviewed) {
+      gh.reset();
+      const { text } = await planOnPullRequest(config());
+      reviewed = { text, comments: structuredClone(gh.comments) };
+    }
     gh.reset();
-    const { text } = await planOnPullRequest(config());
+    gh.comments = structuredClone(reviewed.comments);
+    const { text } = reviewed;
     gh.merged(7, HEAD, MERGE);
     setup(text);
     gh.calls = [];
