@@ -95,12 +95,6 @@ export interface ClientOptions {
    * redacted.
    */
   onWarning?: (line: string) => void;
-  /**
-   * For a short-lived process (the CLI, the Action): undici's WebAssembly HTTP/1.1 parser is made so that V8
-   * never compiles it again in the background, which the process's exit would wait for (first-tier-parser.ts).
-   * Changes V8's --wasm-tiering-budget for the moment the parser is made only.
-   */
-  firstTierParser?: boolean;
 }
 
 export function createClient(opts: ClientOptions): CloudflareClient {
@@ -167,7 +161,6 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     log,
     permissionHint: opts.permissionHint,
     idShapes: opts.idShapes,
-    firstTierParser: opts.firstTierParser,
   });
   const lists = new ListReader({
     get: (path, query) => loop.callRead("GET", path, { query }),

@@ -3,7 +3,7 @@
 // WebSocket, caches and mocks would come with. Its own Agent: no credential, no API header, never the API's pool.
 // Its types are zoneform's own, so that the library's declarations name no undici or Node.js type. Where it may
 // connect is its caller's to say: `lookup` is every connection's only name resolution (net.connect's `lookup`).
-import { Agent } from "./undici.js";
+import { Agent } from "undici";
 
 /** One address as a socket's lookup hands it on. */
 interface LookupAnswer {

@@ -3,9 +3,7 @@
 // again), a read cut off inside its body made again from the start, and every failure mapped to the error that says
 // what to do (errors.ts: a network error, the envelope's errors; run-cause.ts: a failure every call shares stops
 // the run at once). Once the run is stopped, a call none of whose attempts reached the API throws the stop's error.
-import type { Agent as UndiciAgent, Dispatcher } from "undici";
-import { Agent, interceptors } from "./undici.js";
-import { firstTierParserConnector } from "./first-tier-parser.js";
+import { Agent, type Dispatcher, interceptors } from "undici";
 import { ApiError, EXIT, RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/index.js";
 import { SENSITIVE, isSecretParam, redactDestination } from "../redact.js";
@@ -43,15 +41,13 @@ export interface RequestLoopOptions {
   log?: (line: string) => void;
   permissionHint?: PermissionHint;
   idShapes?: readonly IdShape[];
-  /** ClientOptions.firstTierParser. */
-  firstTierParser?: boolean;
 }
 
 export class RequestLoop {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
-  private readonly agent: UndiciAgent;
+  private readonly agent: Agent;
   private readonly dispatcher: Dispatcher;
   /** Whether any call of the run has had an answer in the API's envelope (run-cause.ts). */
   private apiAnswered = false;
@@ -69,10 +65,9 @@ export class RequestLoop {
         ? { authorization: `Bearer ${o.auth.token}` }
         : { "x-auth-email": o.auth.email, "x-auth-key": o.auth.key }),
     };
-    const connectOptions = { timeout: Math.min(o.timeoutMs, 30_000) };
     this.agent = new Agent({
       connections: o.parallelism,
-      connect: o.firstTierParser ? firstTierParserConnector(connectOptions) : connectOptions,
+      connect: { timeout: Math.min(o.timeoutMs, 30_000) },
       headersTimeout: o.timeoutMs,
       bodyTimeout: o.timeoutMs,
     });
