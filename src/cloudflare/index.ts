@@ -1,4 +1,3 @@
-// The Cloudflare API client: one import for the rest of zoneform.
 export type { CloudflareClient, RequestOptions } from "./types.js";
 export {
   createClient,

@@ -1,9 +1,3 @@
-// The one strict reader of lists (paginate, paginateCursor, listAll). `page` sends page/per_page from the first
-// call; `cursor` follows result_info.cursor; `auto` makes the first call with the caller's query only and continues
-// the way the answer says (a cursor, or totals announcing more pages). Every list is read to its end, by its totals:
-// a short page does not end it while the totals say there is more, an empty page the totals say should hold items
-// is asked for once more and is then an error, duplicates of an item (same id) are folded with a warning when
-// identical and an error when not (list-ledger.ts), and the caps end a runaway list.
 import type { Envelope, RequestOptions } from "./types.js";
 import {
   ItemLedger,
@@ -20,15 +14,9 @@ import {
 
 type Query = RequestOptions["query"];
 
-/** Default page size of page-style lists: within every paged endpoint's bounds (1–100, 5–50). */
 const DEFAULT_PER_PAGE = 50;
 
-/**
- * Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts)
- * fit.
- */
 export const DEFAULT_MAX_LIST_ITEMS = 500_000;
-/** Default cap on the pages of one list read (500 000 items at 25 a page). */
 export const DEFAULT_MAX_LIST_PAGES = 20_000;
 
 export interface ListReadOptions {
@@ -38,13 +26,8 @@ export interface ListReadOptions {
 }
 
 export interface ListReaderOptions {
-  /**
-   * One GET of the list's `path` with `query` (the request loop's callRead): resolves when the answer is in, with
-   * the function that reads it (parses and checks it, or throws its error), called when the page's turn comes.
-   */
   get: (path: string, query: Query) => Promise<() => Envelope<unknown>>;
   redact: (text: string) => string;
-  /** Told of what the user should see but that does not stop the read; it redacts the line. */
   warn: (line: string) => void;
   maxItems: number;
   maxPages: number;
@@ -66,9 +49,6 @@ export class ListReader {
       if (style === "cursor" || (page === 1 && mode === "cursor")) return { ...po.query, per_page: pageSize, cursor };
       return { ...po.query, page, per_page: pageSize };
     };
-    // Pages requested ahead of the one being consumed: at most `lookahead` of them, never past the last
-    // page the API announced, so memory stays bounded and no request is made that the list did not need.
-    // A page asked for ahead waits as its answer's bytes, and is read (parsed) in its turn.
     const ahead = new Map<number, Promise<() => Envelope<unknown>>>();
     const fetchPage = (page: number) => {
       const pending = this.o.get(path, queryOf(page));
