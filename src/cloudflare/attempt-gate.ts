@@ -1,3 +1,6 @@
+// Each attempt of a call, under undici's retry interceptor: its backoff, the run-wide rate limiter, and
+// which failures undici sends again. A 429 pauses every caller without spending the call's retries; a POST
+// that may have been processed is never re-sent (retry.ts). Spec: docs/connecting.md, Retries.
 import type { Dispatcher, interceptors } from "undici";
 import { RunStoppedError } from "../errors.js";
 import type { Permit, RateLimiter } from "./rate-limiter.js";

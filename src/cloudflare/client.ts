@@ -1,8 +1,6 @@
-// The one way zoneform talks to the Cloudflare API. This file shows a call's path: the slots (--parallelism),
-// each attempt through the attempt gate (backoff, the rate limiter, which failures are sent again) under
-// undici's retry interceptor, a body cut off read again from the start, then the envelope unwrapped or the
-// failure mapped to its error. Helpers: list-reader.ts, attempt-gate.ts, errors.ts, run-stop.ts, wire.ts.
-// Spec: docs/connecting.md and docs/commands/README.md, Flags for the API; the layers in docs/architecture.md.
+// The one way zoneform talks to the Cloudflare API, and a call's whole path: the slots (--parallelism), each
+// attempt through the attempt gate (backoff, rate limiter) under undici's retry interceptor, a body cut off
+// sent again, then the envelope unwrapped or the error. Spec: docs/connecting.md; layers: docs/architecture.md.
 import { Agent, type Dispatcher, interceptors } from "undici";
 import { ApiError, EXIT, RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/index.js";

@@ -1,3 +1,6 @@
+// What a 401 or 403 means. Cloudflare answers a bad token like one lacking a permission, so the first such
+// answer of a run asks the token check (once per run) and trusts its `status`, never this machine's clock.
+// Account-owned tokens (`cfat_`) are checked by their account first. Spec: docs/connecting.md, API errors.
 import { AnswerShapeError, ApiError, EXIT, NetworkError, RunStoppedError } from "../errors.js";
 import { describeErrors, refusalMessage, type PermissionHint } from "./errors.js";
 import type { CloudflareClient } from "./types.js";

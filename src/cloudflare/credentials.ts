@@ -1,3 +1,5 @@
+// Where the base URL and credentials come from; errors name the variables to set. Credentials never go
+// over plain HTTP except to this machine, unless the user opts in. Spec: docs/connecting.md, Credentials.
 import { CredentialsError, UsageError } from "../errors.js";
 import type { Env } from "../model/index.js";
 

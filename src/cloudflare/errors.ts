@@ -1,3 +1,5 @@
+// An HTTP answer unwrapped, or an ApiError a user can act on (a proxy's HTML page, an empty body, a 200
+// with success: false); a failed connection as a NetworkError. Spec: docs/connecting.md, API errors.
 import { ApiError, NetworkError, type ApiErrorDetail } from "../errors.js";
 import {
   BODY_TOO_LARGE_CODE,

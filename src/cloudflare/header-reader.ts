@@ -1,3 +1,7 @@
+// Plain GETs whose answer's headers alone are read (the payment pages, inventory/page-fetch.ts), on an Agent
+// of their own: no credential, never the API's pool. Its types are zoneform's own, so the library's
+// declarations name no undici type. `lookup` is the caller's only name resolution.
+// Spec: docs/pci-script-inventory.md, 6. Watch the payment pages' security headers.
 import { Agent } from "undici";
 
 interface LookupAnswer {

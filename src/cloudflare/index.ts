@@ -1,3 +1,4 @@
+// The Cloudflare API client: one import for the rest of zoneform. Spec: docs/library.md.
 export type { CloudflareClient, RequestOptions } from "./types.js";
 export {
   createClient,

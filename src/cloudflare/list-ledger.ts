@@ -1,3 +1,6 @@
+// What one list read has been answered so far: items by id (a twin folded with a warning, a different one
+// stops the read; only id, page and digest kept), pages by their items (a list going round), the item cap
+// and result_info's totals. Spec: docs/commands/README.md, Lists.
 import { createHash, hash } from "node:crypto";
 import { canonicalJson } from "../canonical-json.js";
 import { AnswerShapeError, ApiError } from "../errors.js";

@@ -1,3 +1,6 @@
+// The one strict reader of lists (paginate, paginateCursor, listAll): read to the end by its totals, an
+// empty page asked once more, duplicates judged by list-ledger.ts, caps end a runaway list.
+// Spec: docs/commands/README.md, Lists.
 import type { Envelope, RequestOptions } from "./types.js";
 import {
   ItemLedger,

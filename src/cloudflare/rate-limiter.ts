@@ -1,3 +1,6 @@
+// The run's rate limiter and concurrency cap. A request counts from when it is sent until `seconds` after
+// its answer: the server saw it in between, so a run at the server's limit is never throttled. The server's
+// rate headers (a budget shared with other tools) slow it down early. Spec: docs/connecting.md, Rate limiting.
 export interface RateLimit {
   requests: number;
   seconds: number;

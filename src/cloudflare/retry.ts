@@ -1,3 +1,6 @@
+// Which failures are retried for which method, and after how long (backoff with jitter, or Retry-After).
+// A POST is retried only when the server certainly did not act on it: a 429, or no connection made.
+// Spec: docs/connecting.md, Retries.
 import type { HttpMethod } from "../model/index.js";
 import { DEFAULT_MAX_WAIT_MS } from "./rate-limiter.js";
 

@@ -1,3 +1,6 @@
+// Failures every call shares (nothing listens, the name does not resolve, not the Cloudflare API), stopping
+// the run with one message instead of one per call; only until the API has answered once.
+// Spec: docs/connecting.md, Credentials and endpoint.
 import { ApiError } from "../errors.js";
 
 const API_PREFIX = "/client/v4";

@@ -1,3 +1,6 @@
+// Stopping the run: a signal, --deadline, a wait beyond --max-wait, the read budget or a shared cause. Once
+// stopped nothing more is sent and waiters are refused; the first stop's error is the run's.
+// Spec: docs/commands/README.md, Bounds.
 import { EXIT, RunStoppedError } from "../errors.js";
 import { formatWait } from "./rate-limiter.js";
 

@@ -1,3 +1,5 @@
+// Which of the permissions a configuration needs a token's policies grant (`GET user/tokens/{id}`).
+// Pure: `zoneform whoami` asks, this module judges. Spec: docs/connecting.md, Permissions per section.
 type Level = "Read" | "Edit";
 
 export interface PermissionNeed {

@@ -1,3 +1,6 @@
+// One client per distinct token, each with its own rate limit (Cloudflare's is per token), behind one
+// interface: a call goes to the client of the zone or account its path names, else the default. When one
+// client's run stops, every client stops. Spec: docs/connecting.md, Credentials and endpoint.
 import type { RunStoppedError } from "../errors.js";
 import type { CloudflareClient, RequestOptions, WireRequest } from "./types.js";
 

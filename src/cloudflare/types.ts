@@ -1,3 +1,5 @@
+// The surface of the Cloudflare API client that sections, the engine and commands use; client.ts implements
+// it. Spec: docs/library.md.
 import type { RunStoppedError } from "../errors.js";
 import type { HttpMethod } from "../model/index.js";
 

@@ -1,3 +1,6 @@
+// What bounds one attempt's answer: body size, no encoded answer, an overall deadline (idle timeouts alone
+// let a dripping body run forever), the run's --max-read-bytes and a nesting cap; and the requests on the wire.
+// Spec: docs/commands/README.md, Bounds.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Dispatcher } from "undici";
