@@ -125,6 +125,7 @@ export class AttemptGate {
         cb(err);
         return;
       }
+      // A failure inside the body: client.ts sends it again whole; undici would ask for a Range the API ignores.
       if (state.answered && (err as { code?: string }).code !== "UND_ERR_REQ_RETRY") {
         cb(err);
         return;
@@ -138,6 +139,7 @@ export class AttemptGate {
         e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
           ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} }
           : { kind: "network", code: e.code };
+      // A 429 pauses the run (onAnswer) without spending this call's retries.
       const throttled = failure.kind === "status" && failure.status === 429;
       const decision = throttled
         ? decideRetry(state.method, failure, 1, policy)

@@ -280,6 +280,7 @@ export function withCredentialCheck(
     check ??= checkCredentials(client, kind, Date.now(), scope);
     const verdict = await check;
     const explained = explainAuthFailure(err, verdict, hint, scope);
+    // Bad credentials fail every call alike: stop the run once. A missing permission may be this call's alone.
     if (explained !== err && verdict.state !== "active" && client.stop) {
       client.stop(new RunStoppedError(explained.message, EXIT.error, "cause"));
       return client.stopped?.() ?? explained;

@@ -100,6 +100,7 @@ export class ListReader {
         const why = style === "cursor" ? "" : " (the list ignores paging)";
         throw this.endless(path, `page ${page} holds the same items as page ${earlier}${why}`);
       }
+      // Ahead: at most `lookahead` pages, never past the last announced; each waits as bytes until its turn.
       if (style === "page" && totals.pages !== undefined) {
         for (let next = page + 1; next <= Math.min(totals.pages, page + lookahead, maxPages); next++) {
           if (!ahead.has(next)) ahead.set(next, fetchPage(next));

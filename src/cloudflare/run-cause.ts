@@ -44,6 +44,7 @@ export function notTheApiCause(baseUrl: string, err: unknown): string | undefine
   if (!(err instanceof ApiError)) return undefined;
   const path = new URL(baseUrl).pathname.replace(/\/+$/, "");
   const lacksPrefix = !path.endsWith(API_PREFIX);
+  // A 404 is the base URL's fault only without the prefix: with it, it may be a proxy's on one path.
   const ok = err.status >= 200 && err.status < 300;
   if (!(ok && err.info.envelope === false) && !(lacksPrefix && (err.status === 404 || err.status === 405)))
     return undefined;

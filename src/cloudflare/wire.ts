@@ -174,6 +174,7 @@ export class ObservingHandler implements Dispatcher.DispatchHandler {
     this.permit.done();
     this.wire.settle(undefined, error);
     this.wire.end();
+    // undici never retries an aborted controller: show our deadline as the timeout it is, so a GET is retried.
     const seen =
       error === this.deadlineError
         ? (Object.create(controller, { aborted: { value: false } }) as Dispatcher.DispatchController)
