@@ -30,16 +30,24 @@ export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./types.js";
 
 export interface ClientOptions {
   baseUrl: string;
+  /** What set baseUrl (a flag, a variable, the default), named when nothing answers there. */
   baseUrlFrom?: BaseUrlSource;
   auth: Auth;
+  /** Requests in flight at once (default 8). */
   parallelism?: number;
+  /** Requests per window for the whole run (default 1200 per 300 s, Cloudflare's limit). */
   rateLimit?: RateLimit;
+  /** Per-attempt timeout: no headers or no body data for this long fails it (default 30000). */
   timeoutMs?: number;
+  /** Retries after the first attempt (default 6). */
   retries?: number;
   log?: (line: string) => void;
+  /** Extra secret values to hide; the token and key are always hidden. */
   redactor?: Pick<Redactor, "redact">;
   userAgent?: string;
+  /** Random source for backoff jitter (tests). */
   random?: () => number;
+  /** First backoff (default 500), doubling up to maxRetryDelayMs (default 8000). */
   retryBaseDelayMs?: number;
   maxRetryDelayMs?: number;
   maxWaitMs?: number;
@@ -47,9 +55,13 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   maxReadBytes?: number;
   now?: () => number;
+  /** Told when every request must wait for the rate limit, how long and why. */
   onWait?: (ms: number, reason: string) => void;
+  /** Told when one call backs off before it is tried again, how long and why. */
   onRetryWait?: (ms: number, reason: string) => void;
+  /** Names the permission a refused (403) call needs; the CLI passes the sections'. */
   permissionHint?: PermissionHint;
+  /** The id form under each collection, for a "malformed id" message. */
   idShapes?: readonly IdShape[];
   maxListItems?: number;
   maxListPages?: number;
