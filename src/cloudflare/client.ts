@@ -24,10 +24,6 @@ import {
 } from "./types.js";
 import { ReadBudget, WireRequests } from "./wire.js";
 
-export type { ClientStats } from "./types.js";
-export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "./list-reader.js";
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./types.js";
-
 export interface ClientOptions {
   baseUrl: string;
   /** What set baseUrl (a flag, a variable, the default), named when nothing answers there. */
