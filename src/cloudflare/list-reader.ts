@@ -70,30 +70,10 @@ export class ListReader {
           path,
           `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`,
         );
-      let env = (await (ahead.get(page) ?? fetchPage(page)))();
+      const first = (await (ahead.get(page) ?? fetchPage(page)))();
       ahead.delete(page);
-      let list = listOf<T>(env, "GET", () => redact(path));
-      let totals = totalsOf(env.result_info, pageSize);
-      this.checkAnnounced(path, totals);
-      if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-        // An empty page where the totals promised items: a glitch is asked once more, then believed not.
-        this.o.warn(
-          `warning: GET ${path}: page ${page} came back empty although the list announced more ` +
-            `(${describeTotals(totals, received)}); asking for it once more`,
-        );
-        env = (await fetchPage(page))();
-        list = listOf<T>(env, "GET", () => redact(path));
-        totals = totalsOf(env.result_info, pageSize);
-        this.checkAnnounced(path, totals);
-        if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-          throw listError(
-            `GET ${redact(path)}: page ${page} came back empty twice although the list announced more ` +
-              `(${describeTotals(totals, received)}); the list could not be read whole, so nothing was changed; ` +
-              "try again later",
-            redact(path),
-          );
-        }
-      }
+      const again = () => fetchPage(page);
+      const { env, list, totals } = await this.pageOf<T>(path, page, first, { again, pageSize, received, style });
       // A list that ignores `page` (or a cursor) answers the same items again: read forever otherwise.
       const earlier = pages.repeats(list, page);
       if (earlier !== undefined) {
@@ -139,6 +119,43 @@ export class ListReader {
         return;
       }
     }
+  }
+
+  /** A page's items and totals; an empty page where the totals promised items is asked once more. */
+  private async pageOf<T>(
+    path: string,
+    page: number,
+    first: Envelope<unknown>,
+    o: {
+      again: () => Promise<() => Envelope<unknown>>;
+      pageSize?: number;
+      received: number;
+      style?: "page" | "cursor";
+    },
+  ): Promise<{ env: Envelope<unknown>; list: T[]; totals: Totals }> {
+    const { redact } = this.o;
+    const read = (env: Envelope<unknown>) => {
+      const list = listOf<T>(env, "GET", () => redact(path));
+      const totals = totalsOf(env.result_info, o.pageSize);
+      this.checkAnnounced(path, totals);
+      return { env, list, totals };
+    };
+    const tooSoon = (a: ReturnType<typeof read>) =>
+      a.list.length === 0 && emptyTooSoon(page, a.totals, o.received, o.style, a.env.result_info);
+    const answer = read(first);
+    if (!tooSoon(answer)) return answer;
+    this.o.warn(
+      `warning: GET ${path}: page ${page} came back empty although the list announced more ` +
+        `(${describeTotals(answer.totals, o.received)}); asking for it once more`,
+    );
+    const second = read((await o.again())());
+    if (!tooSoon(second)) return second;
+    throw listError(
+      `GET ${redact(path)}: page ${page} came back empty twice although the list announced more ` +
+        `(${describeTotals(second.totals, o.received)}); the list could not be read whole, so nothing was changed; ` +
+        "try again later",
+      redact(path),
+    );
   }
 
   private checkAnnounced(path: string, t: Totals): void {
