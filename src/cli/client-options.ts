@@ -296,8 +296,6 @@ function oneClient(
           ? parseRateLimit(opts.rateLimit)
           : checkRateLimit(opts.rateLimit),
     timeoutMs: opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseTimeout(String(opts.timeout)),
-    // A command is a short-lived process: its exit need not wait for V8 to recompile undici's parser.
-    firstTierParser: true,
     retries: opts.retries === undefined ? DEFAULT_RETRIES : parseRetries(String(opts.retries)),
     log: opts.verbose
       ? (line) => (progress ? progress.log(printable(named(line))) : io.stderr.write(`${printable(named(line))}\n`))

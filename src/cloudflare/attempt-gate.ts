@@ -1,9 +1,6 @@
-// Each attempt of a call, the first and every retry, and the rate limiter. The gate sits below undici's retry
-// interceptor, so every attempt waits for its backoff and for the rate limiter, is counted, and has its answer's
-// rate headers read; the retry callback decides, per failed attempt, whether undici sends another. A 429 is the
-// rate limit, not a failure of the call: it pauses every caller without spending the call's retries, and a wait
-// the API asks for beyond `maxWaitMs` stops the run (run-stop.ts). A POST that may have been processed is never
-// re-sent (retry.ts decideRetry).
+// Each attempt of a call, under undici's retry interceptor: its backoff, the run-wide rate limiter, and
+// which failures undici sends again. A 429 pauses every caller without spending the call's retries; a POST
+// that may have been processed is never re-sent (retry.ts). Spec: docs/connecting.md, Retries.
 import type { Dispatcher, interceptors } from "undici";
 import { RunStoppedError } from "../errors.js";
 import type { Permit, RateLimiter } from "./rate-limiter.js";
@@ -12,34 +9,21 @@ import type { RunStop } from "./run-stop.js";
 import type { ClientStats } from "./types.js";
 import { headerText, ObservingHandler, type ReadBudget, type WireRequests } from "./wire.js";
 
-/** The dispatch option that carries an attempt's state from the call to the gate. */
 export const ATTEMPT = "zoneformAttempt";
 
-/** Per-call state shared between the retry decision and the gate that sends each attempt. */
 export interface AttemptState {
   method: string;
-  /** Retried like a GET whatever the method (RequestOptions.idempotent). */
   idempotent: boolean;
   attempts: number;
   retries: number;
-  /** Wait before the next attempt (backoff or Retry-After). */
   delayMs: number;
   retryAfterTooLongMs?: number;
-  /** Retry-After of the last answer. */
   retryAfterMs?: number;
-  /** Longest one attempt may take, from the request to the end of the body. */
   deadlineMs: number;
-  /** The current attempt got its answer's headers: a failure now is in the body. */
   answered?: boolean;
-  /** Attempts answered 429, and the time waited for them: they do not spend the call's retries. */
   throttledAttempts: number;
   throttledMs: number;
-  /**
-   * An attempt reached the API (an answer other than 429, or a connection lost after sending): a write may have been
-   * made.
-   */
   reached?: boolean;
-  /** The call as the log shows it (redacted), for the requests on the wire. */
   shown: () => string;
 }
 
@@ -53,7 +37,6 @@ export interface AttemptGateOptions {
   maxBodyBytes: number;
   maxWaitMs: number;
   now: () => number;
-  /** Told when one call waits `ms` before it is tried again (backoff after a failure), and why. */
   onRetryWait?: (ms: number, reason: string) => void;
 }
 
@@ -62,7 +45,6 @@ type RetryCallback = NonNullable<NonNullable<Parameters<typeof interceptors.retr
 export class AttemptGate {
   constructor(private readonly o: AttemptGateOptions) {}
 
-  /** The interceptor below undici's retry interceptor that every attempt passes. */
   readonly interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (dispatchOpts, handler) => {
     const state = (dispatchOpts as unknown as Record<string, unknown>)[ATTEMPT] as AttemptState | undefined;
     if (!state) return dispatch(dispatchOpts, handler);
@@ -115,7 +97,6 @@ export class AttemptGate {
     return true;
   };
 
-  /** An attempt's answer is in (its headers): the rate limiter reads them; a 429 pauses every caller. */
   private onAnswer(state: AttemptState, status: number, h: Record<string, string | string[] | undefined>): void {
     const { limiter, now, maxWaitMs, policy } = this.o;
     state.answered = true;
@@ -133,7 +114,6 @@ export class AttemptGate {
     }
   }
 
-  /** undici's retry callback for one call: whether a failed attempt is sent again, and after how long. */
   retryFor(state: AttemptState): RetryCallback {
     const { run, policy, maxWaitMs, stats } = this.o;
     return (err, _ctx, cb) => {
@@ -145,8 +125,7 @@ export class AttemptGate {
         cb(err);
         return;
       }
-      // A failure inside the body is retried by the request loop from the start: undici's own retry would ask for
-      // the rest with a Range header, which the API does not serve.
+      // A failure inside the body: client.ts sends it again whole; undici would ask for a Range the API ignores.
       if (state.answered && (err as { code?: string }).code !== "UND_ERR_REQ_RETRY") {
         cb(err);
         return;
@@ -160,8 +139,7 @@ export class AttemptGate {
         e.code === "UND_ERR_REQ_RETRY" && typeof e.statusCode === "number"
           ? { kind: "status", status: e.statusCode, headers: e.headers ?? {} }
           : { kind: "network", code: e.code };
-      // A 429 is the rate limit, not a failure of this call: it pauses the run (see onAnswer) without
-      // spending the call's retries, for as long as Cloudflare may block (5 minutes) in all.
+      // A 429 pauses the run (onAnswer) without spending this call's retries.
       const throttled = failure.kind === "status" && failure.status === 429;
       const decision = throttled
         ? decideRetry(state.method, failure, 1, policy)
@@ -212,7 +190,6 @@ export class AttemptGate {
   }
 }
 
-/** The Retry-After header of an answer, as a message quotes it. */
 function retryAfterHeader(h: Record<string, string | string[] | undefined>): string {
   const ms = headerText(h["retry-after-ms"]);
   if (ms !== undefined) return `retry-after-ms: ${ms.slice(0, 40)}`;

@@ -1,21 +1,18 @@
-// The one way zoneform talks to the Cloudflare API, composed here of its parts. Built on undici: an Agent pools
-// connections (capped at --parallelism) and undici's retry interceptor re-sends failed attempts. What undici has no
-// building block for is written in these modules, each importing only those below it:
-//   list-reader.ts   lists read whole and strictly: pages, cursors, duplicates, caps (list-ledger.ts)
-//   request-loop.ts  one call: the slots, the request, a body cut off read again, failures mapped to errors
-//   attempt-gate.ts  each attempt: its backoff, the run-wide rate limiter, which failures are sent again
-//   wire.ts          an answer's bounds: body size, --max-read-bytes, the attempt's deadline, encoding, depth
-//   run-stop.ts      stopping the run: stop() (a signal), --deadline, a wait beyond --max-wait
-// Secrets (the token or key, and the values of `redactor`) are hidden from every log line and message.
+// The one way zoneform talks to the Cloudflare API, and a call's whole path: the slots (--parallelism), each
+// attempt through the attempt gate (backoff, rate limiter) under undici's retry interceptor, a body cut off
+// sent again, then the envelope unwrapped or the error. Spec: docs/connecting.md; layers: docs/architecture.md.
+import { Agent, type Dispatcher, interceptors } from "undici";
+import { ApiError, EXIT, RunStoppedError } from "../errors.js";
+import type { HttpMethod } from "../model/index.js";
 import { Redactor } from "../redact.js";
-import { AttemptGate } from "./attempt-gate.js";
+import { ATTEMPT, AttemptGate, type AttemptState } from "./attempt-gate.js";
 import type { Auth } from "./credentials.js";
-import type { IdShape, PermissionHint } from "./errors.js";
+import { networkError, unwrapResponse, type IdShape, type PermissionHint } from "./errors.js";
+import { buildQuery, redactQuery, redactUrls, textOf } from "./http-text.js";
 import { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES, ListReader, type ListReadOptions } from "./list-reader.js";
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_RATE_LIMIT, RateLimiter, Semaphore, type RateLimit } from "./rate-limiter.js";
-import { RequestLoop, redactUrls } from "./request-loop.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-import type { BaseUrlSource } from "./run-cause.js";
+import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+import { type BaseUrlSource, notTheApiCause, unreachableCause } from "./run-cause.js";
 import { RunStop } from "./run-stop.js";
 import {
   type ClientStats,
@@ -26,81 +23,45 @@ import {
   type RequestOptions,
 } from "./types.js";
 import { ReadBudget, WireRequests } from "./wire.js";
-import type { HttpMethod } from "../model/index.js";
-
-export type { ClientStats } from "./types.js";
-export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "./list-reader.js";
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./types.js";
 
 export interface ClientOptions {
   baseUrl: string;
-  /** What set baseUrl, named when nothing answers there (a flag, a variable, the default); absent: either. */
+  /** What set baseUrl (a flag, a variable, the default), named when nothing answers there. */
   baseUrlFrom?: BaseUrlSource;
   auth: Auth;
   /** Requests in flight at once (default 8). */
   parallelism?: number;
   /** Requests per window for the whole run (default 1200 per 300 s, Cloudflare's limit). */
   rateLimit?: RateLimit;
-  /** Per-attempt timeout in ms: no answer (headers) or no body data for this long fails it (default 30000). */
+  /** Per-attempt timeout: no headers or no body data for this long fails it (default 30000). */
   timeoutMs?: number;
   /** Retries after the first attempt (default 6). */
   retries?: number;
-  /** Verbose log, one line per call; lines are already redacted. */
   log?: (line: string) => void;
-  /** Extra secret values to hide (env values of the config); the token and key are always hidden. */
+  /** Extra secret values to hide; the token and key are always hidden. */
   redactor?: Pick<Redactor, "redact">;
   userAgent?: string;
   /** Random source for backoff jitter (tests). */
   random?: () => number;
-  /** First backoff in ms (default 500, doubling to maxRetryDelayMs, default 8000). */
+  /** First backoff (default 500), doubling up to maxRetryDelayMs (default 8000). */
   retryBaseDelayMs?: number;
   maxRetryDelayMs?: number;
-  /**
-   * Longest wait the server may ask for (default DEFAULT_MAX_WAIT_MS, 5 minutes, Cloudflare's longest
-   * block): one `Retry-After`, a rate-header reset or pace, or one call's 429 waits in all. Beyond it
-   * the run stops at once (RunStoppedError, exit 1) naming the wait and the header; nothing more is sent.
-   */
   maxWaitMs?: number;
-  /**
-   * Milliseconds from now after which nothing new is sent (the run's --deadline): calls then throw RunStoppedError
-   * (exit 124).
-   */
   deadlineMs?: number;
-  /** Largest answer body read, in bytes (default DEFAULT_MAX_BODY_BYTES); a larger one is cut off with an error. */
   maxBodyBytes?: number;
-  /**
-   * Most bytes the answers to the run's reads (GET) may take in all (default DEFAULT_MAX_READ_BYTES): each answer's
-   * bytes as they arrive, plus ANSWER_CONTAINER_BYTES for each object or list in it before it is parsed. Past it the
-   * run stops (RunStoppedError, exit 1), naming the cap.
-   */
   maxReadBytes?: number;
-  /** The clock of the deadline and the rate limiter (tests). */
   now?: () => number;
-  /** Told when every request must wait for the rate limit: for how long, and why (for progress). */
+  /** Told when every request must wait for the rate limit, how long and why. */
   onWait?: (ms: number, reason: string) => void;
-  /** Told when one call waits `ms` before it is tried again (backoff after a failure), and why (for progress). */
+  /** Told when one call backs off before it is tried again, how long and why. */
   onRetryWait?: (ms: number, reason: string) => void;
-  /** Names the permission a refused (403) call needs, for its message; the CLI and library pass the sections'. */
+  /** Names the permission a refused (403) call needs; the CLI passes the sections'. */
   permissionHint?: PermissionHint;
-  /**
-   * The form of the ids under each collection, for a "malformed id" message; the CLI and library pass the sections'.
-   */
+  /** The id form under each collection, for a "malformed id" message. */
   idShapes?: readonly IdShape[];
-  /** Most items one list read takes (default DEFAULT_MAX_LIST_ITEMS); a list announcing more is refused at once. */
   maxListItems?: number;
-  /** Most pages one list read takes (default DEFAULT_MAX_LIST_PAGES); a list announcing more is refused at once. */
   maxListPages?: number;
-  /**
-   * Told of what the user should see but that does not stop the run (an item a list answered twice); lines are
-   * redacted.
-   */
   onWarning?: (line: string) => void;
-  /**
-   * For a short-lived process (the CLI, the Action): undici's WebAssembly HTTP/1.1 parser is made so that V8
-   * never compiles it again in the background, which the process's exit would wait for (first-tier-parser.ts).
-   * Changes V8's --wasm-tiering-budget for the moment the parser is made only.
-   */
-  firstTierParser?: boolean;
 }
 
 export function createClient(opts: ClientOptions): CloudflareClient {
@@ -149,7 +110,7 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     now,
     onRetryWait: opts.onRetryWait,
   });
-  const loop = new RequestLoop({
+  const calls = new ApiCalls({
     baseUrl: opts.baseUrl,
     baseUrlFrom: opts.baseUrlFrom,
     auth: opts.auth,
@@ -167,10 +128,9 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     log,
     permissionHint: opts.permissionHint,
     idShapes: opts.idShapes,
-    firstTierParser: opts.firstTierParser,
   });
   const lists = new ListReader({
-    get: (path, query) => loop.callRead("GET", path, { query }),
+    get: (path, query) => calls.callRead("GET", path, { query }),
     redact,
     warn: (line) => opts.onWarning?.(redact(line)),
     maxItems: opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS,
@@ -179,10 +139,10 @@ export function createClient(opts: ClientOptions): CloudflareClient {
 
   return {
     async request<T>(method: HttpMethod, path: string, ro?: RequestOptions): Promise<T> {
-      return (await loop.call(method, path, ro)).result as T;
+      return (await calls.call(method, path, ro)).result as T;
     },
     async requestEnvelope<T>(method: HttpMethod, path: string, ro?: RequestOptions): Promise<Envelope<T>> {
-      return (await loop.call(method, path, ro)) as Envelope<T>;
+      return (await calls.call(method, path, ro)) as Envelope<T>;
     },
     paginate: <T>(path: string, po: ListReadOptions = {}) => lists.read<T>(path, "page", po),
     paginateCursor: <T>(path: string, po: ListReadOptions = {}) => lists.read<T>(path, "cursor", po),
@@ -199,7 +159,239 @@ export function createClient(opts: ClientOptions): CloudflareClient {
     async close() {
       run.close();
       limiter.close();
-      await loop.close();
+      await calls.close();
     },
   };
 }
+
+interface CallOptions {
+  baseUrl: string;
+  baseUrlFrom?: BaseUrlSource;
+  auth: Auth;
+  userAgent?: string;
+  parallelism: number;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  run: RunStop;
+  gate: AttemptGate;
+  slots: Semaphore;
+  stats: ClientStats;
+  readBudget: ReadBudget;
+  maxBodyBytes: number;
+  redact: (text: string) => string;
+  log?: (line: string) => void;
+  permissionHint?: PermissionHint;
+  idShapes?: readonly IdShape[];
+}
+
+class ApiCalls {
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly headers: Record<string, string>;
+  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
+  private apiAnswered = false;
+
+  constructor(private readonly o: CallOptions) {
+    const base = new URL(o.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, "");
+    this.headers = {
+      accept: "application/json",
+      // Never a compressed answer: what is read is what is counted against maxBodyBytes.
+      "accept-encoding": "identity",
+      "user-agent": o.userAgent ?? "zoneform",
+      ...("token" in o.auth
+        ? { authorization: `Bearer ${o.auth.token}` }
+        : { "x-auth-email": o.auth.email, "x-auth-key": o.auth.key }),
+    };
+    this.agent = new Agent({
+      connections: o.parallelism,
+      connect: { timeout: Math.min(o.timeoutMs, 30_000) },
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+    });
+    this.dispatcher = this.agent.compose(
+      o.gate.interceptor,
+      interceptors.retry({ throwOnError: false, maxRetries: o.policy.retries }),
+    );
+  }
+
+  async call(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<Envelope<unknown>> {
+    return (await this.callRead(method, path, ro))();
+  }
+
+  async callRead(method: HttpMethod, path: string, ro: RequestOptions = {}): Promise<() => Envelope<unknown>> {
+    const state: { current?: AttemptState } = {};
+    const thrown = (err: unknown): never => {
+      const stopped = this.o.run.stopped();
+      if (stopped && (method === "GET" || !state.current?.reached)) throw stopped;
+      throw err;
+    };
+    let read: () => Envelope<unknown>;
+    try {
+      read = await this.attempt(method, path, ro, state);
+    } catch (err) {
+      return thrown(err);
+    }
+    return () => {
+      try {
+        return read();
+      } catch (err) {
+        return thrown(err);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private stopForCause(message: string | undefined): void {
+    if (message !== undefined && !this.apiAnswered)
+      this.o.run.stop(new RunStoppedError(this.o.redact(message), EXIT.error, "cause"));
+  }
+
+  private async attempt(
+    method: HttpMethod,
+    path: string,
+    ro: RequestOptions,
+    holder: { current?: AttemptState },
+  ): Promise<() => Envelope<unknown>> {
+    this.o.run.assertRunning();
+    const rel = path.replace(/^\/+/, "");
+    // Redacted only when something is shown.
+    let shown: string | undefined;
+    const shownPath = () => (shown ??= this.o.redact(rel));
+    const call: Call = { method, rel, ro, shownPath, shownFull: () => shownPath() + redactQuery(ro.query) };
+    const state: AttemptState = {
+      method,
+      idempotent: ro.idempotent === true,
+      attempts: 0,
+      retries: 0,
+      delayMs: 0,
+      deadlineMs: ro.timeoutMs ?? this.o.timeoutMs,
+      throttledAttempts: 0,
+      throttledMs: 0,
+      shown: call.shownFull,
+    };
+    holder.current = state;
+
+    const release = await this.o.slots.acquire();
+    const started = Date.now();
+    try {
+      const answer = await this.send(call, state, started);
+      // The answer is in: the next call may go out while this one is parsed and checked.
+      release();
+      this.o.log?.(`${method} ${call.shownFull()} ${answer.status} ${Date.now() - started}ms${retriesNote(state)}`);
+      return () => this.unwrap(call, state, answer);
+    } finally {
+      release();
+    }
+  }
+
+  /** Sends until an answer is in; a body cut off is sent again from the start (undici would ask for a Range). */
+  private async send(call: Call, state: AttemptState, started: number): Promise<Answer> {
+    const { run, log, policy } = this.o;
+    const { method, ro } = call;
+    const hasBody = ro.body !== undefined;
+    for (;;) {
+      try {
+        const res = await this.dispatcher.request({
+          origin: this.origin,
+          path: `${this.basePath}/${call.rel}${buildQuery(ro.query)}`,
+          method,
+          headers: hasBody ? { ...this.headers, "content-type": "application/json" } : this.headers,
+          body: hasBody ? JSON.stringify(ro.body) : undefined,
+          headersTimeout: state.deadlineMs,
+          bodyTimeout: state.deadlineMs,
+          retryOptions: { retry: this.o.gate.retryFor(state) },
+          [ATTEMPT]: state,
+        } as Dispatcher.RequestOptions);
+        return { status: res.statusCode, headers: res.headers, bytes: await res.body.bytes() };
+      } catch (err) {
+        const e = err as Error & { code?: string };
+        const again =
+          state.answered && !run.stopped()
+            ? decideRetry(
+                state.idempotent ? "GET" : method,
+                { kind: "network", code: e.code },
+                state.attempts - state.throttledAttempts,
+                policy,
+              )
+            : { retry: false as const };
+        if (again.retry) {
+          state.retries++;
+          this.o.stats.retries++;
+          state.delayMs = again.delayMs;
+          log?.(`${method} ${call.shownFull()} cut off in the body (${e.code ?? e.name}); trying again`);
+          continue;
+        }
+        log?.(
+          `${method} ${call.shownFull()} failed (${e.code ?? e.name}) ${Date.now() - started}ms${retriesNote(state)}`,
+        );
+        const apiUrl = `${this.origin}${this.basePath}`;
+        this.stopForCause(unreachableCause(apiUrl, e.code, state.retries, this.o.baseUrlFrom));
+        throw networkError({
+          method,
+          path: call.shownPath(),
+          origin: this.origin,
+          code: e.code,
+          cause: this.o.redact(e.message),
+          retries: state.retries,
+          timeoutMs: state.deadlineMs,
+          maxBodyBytes: this.o.maxBodyBytes,
+        });
+      }
+    }
+  }
+
+  /** The answer's envelope unwrapped, or the error it says. */
+  private unwrap(call: Call, state: AttemptState, answer: Answer): Envelope<unknown> {
+    const { method, shownPath } = call;
+    const text = textOf(answer.bytes);
+    if (method === "GET") this.o.readBudget.checkAnswer(text, shownPath);
+    let unwrapped: ReturnType<typeof unwrapResponse>;
+    try {
+      unwrapped = unwrapResponse({
+        method,
+        get path() {
+          return shownPath();
+        },
+        status: answer.status,
+        headers: answer.headers,
+        body: text,
+        retries: state.retries,
+        retryAfterMs: state.retryAfterMs,
+        retryAfterTooLongMs: state.retryAfterTooLongMs,
+        maxRetryAfterMs: this.o.policy.maxRetryAfterMs,
+        auth: "token" in this.o.auth ? "token" : "key",
+        redact: this.o.redact,
+        permissionHint: this.o.permissionHint,
+        idShapes: this.o.idShapes,
+      });
+    } catch (err) {
+      this.stopForCause(notTheApiCause(`${this.origin}${this.basePath}`, err));
+      if (err instanceof ApiError && err.info.envelope) this.apiAnswered = true;
+      throw err;
+    }
+    this.apiAnswered = true;
+    return { result: unwrapped.result, result_info: unwrapped.result_info, status: answer.status };
+  }
+}
+
+interface Call {
+  method: HttpMethod;
+  rel: string;
+  ro: RequestOptions;
+  shownPath: () => string;
+  shownFull: () => string;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Uint8Array;
+}
+
+const retriesNote = (state: AttemptState) => (state.retries > 0 ? ` retries=${state.retries}` : "");

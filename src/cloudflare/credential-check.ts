@@ -1,16 +1,6 @@
-// What a 401 or 403 means. Cloudflare answers a wrong, expired or disabled token the same way as a
-// token that lacks a permission, so on the first such answer of a run zoneform asks the token check
-// (`GET user/tokens/verify`; for a global API key, `GET user`) and says which it is: an invalid token,
-// an expired, disabled or not yet valid one, or (the check passes) a missing permission. A 403 names
-// the permission the refused call needs first, then the token's state as the check answered it: the
-// API's own verdict (`status`), never one read from a date on this machine's clock. One check per run,
-// whatever the number of refused calls.
-// An account-owned token is checked by its account (`GET accounts/{id}/tokens/verify`), which the
-// user's check does not know. For a token that serves accounts (its `accounts:` entries, or the
-// accounts of the zones it is used for): one that says it is account-owned (`cfat_…`) is asked there
-// first, one by one, and the user's check never; any other is asked the user's check first (most tokens
-// are a user's, and a token of the older format does not say which it is) and, when that refuses it
-// (401 or 403), its accounts' checks. The first check that answers gives the verdict.
+// What a 401 or 403 means. Cloudflare answers a bad token like one lacking a permission, so the first such
+// answer of a run asks the token check (once per run) and trusts its `status`, never this machine's clock.
+// Account-owned tokens (`cfat_`) are checked by their account first. Spec: docs/connecting.md, API errors.
 import { AnswerShapeError, ApiError, EXIT, NetworkError, RunStoppedError } from "../errors.js";
 import { describeErrors, refusalMessage, type PermissionHint } from "./errors.js";
 import type { CloudflareClient } from "./types.js";
@@ -19,66 +9,40 @@ export type AuthKind = "token" | "key";
 
 export interface CredentialCheck {
   kind: AuthKind;
-  /**
-   * `unknown`: the check itself could not tell (an account-owned token, the network, …); `other_account`:
-   * refused by the accounts it serves, it is another account's own (`account`).
-   */
   state: "active" | "invalid" | "expired" | "disabled" | "not_yet_valid" | "other_account" | "unknown";
-  /** The variable that held the token, as messages name it (default CLOUDFLARE_API_TOKEN). */
   variable?: string;
-  /** The accounts the token was given for (its `accounts:` entries, the accounts of its zones). */
   servesAccounts?: readonly string[];
-  /** The token's id, or the user's id for a global API key. */
   id?: string;
-  /** The user's e-mail (global API key). */
   email?: string;
-  /** The token's status word as the API answered it. */
   status?: string;
   expiresOn?: string;
   notBefore?: string;
-  /**
-   * The check answered `active` although its expires_on (or not_before) says otherwise by this
-   * machine's clock: the API's verdict stands, and the clock is likely wrong.
-   */
   clockDisagrees?: true;
-  /** What the check answered when it refused, or why it could not tell. */
   detail?: string;
-  /** The check the verdict is from (`user/tokens/verify`, `accounts/{id}/tokens/verify`); several refused: none. */
   checkedAt?: string;
-  /** Every check asked, in order. */
   checked?: string[];
-  /** The account whose check answered: the token is that account's own. */
   account?: string;
 }
 
-/** What the check knows of a token beyond its client: the accounts it serves, whether it is account-owned. */
 export interface TokenScope {
-  /** The accounts the token serves, in the file's order: where an account-owned token is checked. */
   accounts?: readonly string[];
-  /** The token says it is account-owned (isAccountOwnedToken): checked by its accounts only. */
   accountOwned?: boolean;
-  /** The variable that holds it (default CLOUDFLARE_API_TOKEN): what every message names. */
   variable?: string;
-  /** The configuration's other accounts: a token its own accounts refuse is asked there, to say whose it is. */
   otherAccounts?: readonly string[];
-  /** Each zone's account, and the variable each account's entry names: who a refused call was for. */
   zoneAccounts?: Readonly<Record<string, string>>;
   accountVariables?: Readonly<Record<string, string>>;
 }
 
 const VERIFY_PATH = "user/tokens/verify";
 
-/** An account's token check: an account-owned token is checked there. */
 function accountVerifyPath(accountId: string): string {
   return `accounts/${encodeURIComponent(accountId)}/tokens/verify`;
 }
 
-/** A token in the format of account-owned tokens (`cfat_…`; user tokens are `cfut_…`, older ones neither). */
 export function isAccountOwnedToken(value: string): boolean {
   return value.startsWith("cfat_");
 }
 
-/** Asks the API who the credentials are and whether they can be used now. Never throws an API error. */
 export async function checkCredentials(
   client: CloudflareClient,
   kind: AuthKind,
@@ -102,7 +66,6 @@ export async function checkCredentials(
   return { ...(await checkToken(client, now, scope)), ...named };
 }
 
-/** The token checks, in the order TokenScope says; then, refused everywhere, whose own account it is. */
 async function checkToken(client: CloudflareClient, now: number, scope: TokenScope): Promise<CredentialCheck> {
   const kind = "token";
   const accounts = [...new Set(scope.accounts ?? [])];
@@ -131,7 +94,6 @@ async function checkToken(client: CloudflareClient, now: number, scope: TokenSco
   };
 }
 
-/** The first of `others` whose token check takes the token (active): the account the token belongs to. */
 async function ownerAmong(
   client: CloudflareClient,
   others: readonly string[],
@@ -149,11 +111,6 @@ async function ownerAmong(
   return undefined;
 }
 
-/**
- * One token check. `refused`: it answered 401 or 403 in the API's envelope, so another check may know
- * the token. The user's check refusing with 401, 1000 or 6111 says the token is invalid (a 403 of it
- * may only mean the token is an account's); an account's check refusing says the account does not take it.
- */
 async function verifyAt(
   client: CloudflareClient,
   path: string,
@@ -177,7 +134,6 @@ async function verifyAt(
   return { check: tokenVerdict(result, now), refused: false };
 }
 
-/** The verdict on a token-verify answer `{id, status, expires_on?, not_before?}`. */
 export function tokenVerdict(result: unknown, now: number = Date.now()): CredentialCheck {
   const r = result && typeof result === "object" ? (result as Record<string, unknown>) : {};
   const base: CredentialCheck = {
@@ -201,7 +157,6 @@ export function tokenVerdict(result: unknown, now: number = Date.now()): Credent
   return { ...base, detail: `the token check answered an unexpected status ${JSON.stringify(r.status ?? null)}` };
 }
 
-/** One line on what the check found, for `whoami` and the messages below. */
 export function describeCheck(c: CredentialCheck): string {
   const variable = c.variable ?? "CLOUDFLARE_API_TOKEN";
   const served = c.servesAccounts?.length ? ` (for account ${c.servesAccounts.join(", ")})` : "";
@@ -256,11 +211,6 @@ export function describeCheck(c: CredentialCheck): string {
   }
 }
 
-/**
- * The error a refused call should show: for a token the check finds active, the permission the call
- * needs; for any other verdict (invalid, expired, another account's, …) that verdict alone, with the
- * call it refused. When the check could not tell, the API's error stands as it was.
- */
 export function explainAuthFailure(
   err: ApiError,
   check: CredentialCheck,
@@ -288,10 +238,6 @@ export function explainAuthFailure(
   return new ApiError(`${describeCheck(check)} (${method} ${path} was refused with HTTP ${err.status})`, err.info);
 }
 
-/**
- * When an account's own token (active, of `check.account`) is given for another account `target`: what
- * to set, and to what. Undefined for any other token or target.
- */
 export function notItsAccount(
   check: CredentialCheck,
   target: string | undefined,
@@ -306,14 +252,12 @@ export function notItsAccount(
   );
 }
 
-/** The account a call is for: `accounts/{id}/…`, or the account of the zone in `zones/{id}/…`. */
 function accountOfPath(path: string, scope: TokenScope): string | undefined {
   const m = /^(accounts|zones)\/([^/]+)/.exec(path);
   if (!m) return undefined;
   return m[1] === "accounts" ? m[2] : scope.zoneAccounts?.[m[2]!];
 }
 
-/** A 401 or 403 in the API's own envelope (not a proxy's HTML page), on anything but the check itself. */
 function worthChecking(err: unknown): err is ApiError {
   return (
     err instanceof ApiError &&
@@ -324,11 +268,6 @@ function worthChecking(err: unknown): err is ApiError {
   );
 }
 
-/**
- * The client with every 401/403 explained (explainAuthFailure; `hint` names the permission a call
- * needs; `scope` where the token is checked). Everything else passes through: the same errors, the
- * same calls, any method the client gains later.
- */
 export function withCredentialCheck(
   client: CloudflareClient,
   kind: AuthKind,
@@ -341,8 +280,7 @@ export function withCredentialCheck(
     check ??= checkCredentials(client, kind, Date.now(), scope);
     const verdict = await check;
     const explained = explainAuthFailure(err, verdict, hint, scope);
-    // Credentials the API does not take fail every call alike: the run stops with one message. A
-    // token that is active only lacks a permission, which may be this call's alone.
+    // Bad credentials fail every call alike: stop the run once. A missing permission may be this call's alone.
     if (explained !== err && verdict.state !== "active" && client.stop) {
       client.stop(new RunStoppedError(explained.message, EXIT.error, "cause"));
       return client.stopped?.() ?? explained;
@@ -378,7 +316,6 @@ function answered(err: ApiError): string {
   return `HTTP ${err.status}${said ? ` "${said}"` : ""}`;
 }
 
-/** The check failed for a reason other than the credentials: it cannot tell (the original error stands). */
 function couldNotTell(kind: AuthKind, err: unknown): CredentialCheck {
   const known = err instanceof ApiError || err instanceof NetworkError || err instanceof AnswerShapeError;
   return { kind, state: "unknown", detail: known || err instanceof Error ? err.message : String(err) };

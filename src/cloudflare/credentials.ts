@@ -1,6 +1,5 @@
-// Where the client's base URL and credentials come from: `--api-url` or CLOUDFLARE_API_BASE_URL, and
-// CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY. Errors name the variables to set.
-// Credentials never go over plain HTTP except to this machine (the emulator), unless the user opts in.
+// Where the base URL and credentials come from; errors name the variables to set. Credentials never go
+// over plain HTTP except to this machine, unless the user opts in. Spec: docs/connecting.md, Credentials.
 import { CredentialsError, UsageError } from "../errors.js";
 import type { Env } from "../model/index.js";
 
@@ -15,7 +14,6 @@ export interface ResolvedCredentials {
 
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
-/** Reads credentials from `env`; `flags.apiUrl` wins over CLOUDFLARE_API_BASE_URL. */
 export function resolveCredentials(env: Env, flags: { apiUrl?: string } = {}): ResolvedCredentials {
   const baseUrl = resolveBaseUrl(
     flags.apiUrl ?? nonEmpty(env.CLOUDFLARE_API_BASE_URL),
@@ -55,7 +53,6 @@ export function resolveCredentials(env: Env, flags: { apiUrl?: string } = {}): R
   );
 }
 
-/** Checks and normalizes the API base URL (no trailing slash). */
 export function resolveBaseUrl(raw: string | undefined, source = "--api-url"): string {
   if (raw === undefined) return DEFAULT_API_URL;
   let url: URL;
@@ -73,14 +70,8 @@ export function resolveBaseUrl(raw: string | undefined, source = "--api-url"): s
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
-/** The variable that lets credentials go over plain HTTP to a host that is not loopback. */
 export const ALLOW_INSECURE_HTTP_ENV = "ZONEFORM_ALLOW_INSECURE_HTTP";
 
-/**
- * Whether `hostname` (as `new URL()` gives it, already normalized: `127.1` is `127.0.0.1`) is this
- * machine by its address alone: 127.0.0.0/8, ::1 (or ::ffff:127.x.y.z), or the name `localhost`.
- * Any other name may resolve anywhere, so it is not.
- */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   if (h === "localhost" || h === "[::1]") return true;
@@ -88,12 +79,10 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
 }
 
-/** Whether the credentials sent to `url` would travel in clear text to another machine. */
 function isInsecureBaseUrl(url: URL): boolean {
   return url.protocol === "http:" && !isLoopbackHost(url.hostname);
 }
 
-/** The opt-in ZONEFORM_ALLOW_INSECURE_HTTP gives: `1` or `true` opt in; unset, empty, `0` or `false` do not. */
 export function insecureHttpAllowedByEnv(env: Env): boolean {
   const raw = env[ALLOW_INSECURE_HTTP_ENV]?.trim().toLowerCase();
   if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
@@ -104,11 +93,6 @@ export function insecureHttpAllowedByEnv(env: Env): boolean {
   );
 }
 
-/**
- * Refuses, before any request, a plain-HTTP base URL to a host that is not loopback: the token would
- * cross the network unencrypted. `allowed` is the user's explicit opt-in; `source` and `optIn` name
- * where the URL came from and how to opt in. Returns the warning to show when it was allowed.
- */
 export function checkPlainHttp(
   baseUrl: string,
   opts: { allowed: boolean; source: string; optIn: string },

@@ -1,7 +1,5 @@
-// Turns an HTTP answer into the unwrapped result or into an ApiError whose message a user can act
-// on, and a failed connection into a NetworkError. Every answer that is not a well-formed envelope
-// (an HTML error page from a proxy, an empty body, `success: false` with a 200, JSON of some other
-// service) becomes an ApiError with a clear message, never a TypeError further down.
+// An HTTP answer unwrapped, or an ApiError a user can act on (a proxy's HTML page, an empty body, a 200
+// with success: false); a failed connection as a NetworkError. Spec: docs/connecting.md, API errors.
 import { ApiError, NetworkError, type ApiErrorDetail } from "../errors.js";
 import {
   BODY_TOO_LARGE_CODE,
@@ -16,37 +14,27 @@ import { clip } from "../redact.js";
 
 export interface ResponseContext {
   method: string;
-  /** Path relative to the base, already redacted, without query string. */
   path: string;
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  /** Retries made before this answer. */
   retries: number;
-  /** Set when a 429 asked to wait longer than we are willing to. */
   retryAfterTooLongMs?: number;
   maxRetryAfterMs?: number;
-  /** Retry-After of this answer, if any. */
   retryAfterMs?: number;
   auth: "token" | "key";
-  /** Hides credentials in any text taken from the answer. */
   redact: (text: string) => string;
-  /** Which permission a refused call needs, in words (the sections know; the transport does not). */
   permissionHint?: PermissionHint;
-  /** The form of the ids under each collection of the API (the sections know; the transport does not). */
   idShapes?: readonly IdShape[];
 }
 
-/** `(method, path)` → e.g. `the "Page Shield: Read" permission on the zone`, or undefined. */
 export type PermissionHint = (method: string, path: string) => string | undefined;
 
-/** The ids under a collection of the API: `zones/{id}/<collection>/<id>` holds ids of this form. */
 export interface IdShape {
   collection: string;
   id: RegExp;
 }
 
-/** Zones and accounts: every path starts with one (32 hex). */
 const BASE_ID_SHAPES: readonly IdShape[] = [
   { collection: "zones", id: /^([0-9a-f]{32}|phases)$/ },
   { collection: "accounts", id: /^([0-9a-f]{32}|phases)$/ },
@@ -57,7 +45,6 @@ export interface Unwrapped {
   result_info?: Record<string, unknown>;
 }
 
-/** The result of a successful answer; throws ApiError for anything else. */
 export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   const ok = ctx.status >= 200 && ctx.status < 300;
   const text = ctx.body.trim();
@@ -95,8 +82,6 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
     throw apiError(ctx, [], "JSON that is not a Cloudflare API envelope");
   }
   const errors = readErrors(json.errors, ctx.redact);
-  // Every read zoneform makes answers an object or a list; anything else (null, a string) would be
-  // taken for "nothing there" and lead to writes on top of a state never really read.
   if (ok && json.success && ctx.method === "GET" && (typeof json.result !== "object" || json.result === null)) {
     throw new ApiError(
       `${ctx.method} ${ctx.path}: the API answered HTTP ${ctx.status} without a usable "result" (got ` +
@@ -122,7 +107,6 @@ export function unwrapResponse(ctx: ResponseContext): Unwrapped {
   throw apiError(ctx, errors);
 }
 
-/** Whether JSON.parse gives revivers the source text of a value (Node.js 21 and later). */
 export const JSON_SOURCE_TEXT: boolean = (() => {
   let seen = false;
   JSON.parse("1", (_key: string, value: unknown, context?: { source?: unknown }) => {
@@ -132,16 +116,9 @@ export const JSON_SOURCE_TEXT: boolean = (() => {
   return seen;
 })();
 
-/** A key that holds an id: `id`, `job_id`, `ruleset_id`, … */
 const ID_KEY = /^(id|.*_id)$/;
-/** Digits enough to be beyond 2^53 (16 or more): only then is the slower exact parse needed. */
 const LONG_DIGITS = /\d{16}/;
 
-/**
- * JSON.parse that keeps integer ids beyond Number.MAX_SAFE_INTEGER exact, as strings of their digits.
- * Where JSON.parse gives no source text (Node.js 20), such ids cannot be recovered: they are listed in
- * `inexact` (their digits as the text wrote them) for the caller to refuse.
- */
 export function parseJsonExact(text: string): { value: unknown; inexact: string[] } {
   if (!LONG_DIGITS.test(text)) return { value: JSON.parse(text), inexact: [] };
   let unsafe = false;
@@ -175,7 +152,6 @@ function isEnvelope(v: unknown): v is EnvelopeJson {
   );
 }
 
-/** The API's `errors[]`, tolerating missing codes, odd types and `source.pointer`. */
 function readErrors(raw: unknown, redact: (s: string) => string = (s) => s): ApiErrorDetail[] {
   if (!Array.isArray(raw)) return [];
   const out: ApiErrorDetail[] = [];
@@ -210,14 +186,8 @@ function readErrors(raw: unknown, redact: (s: string) => string = (s) => s): Api
   return out;
 }
 
-/** The longest `documentation_url` shown; a longer one is not a page worth quoting. */
 const MAX_DOCUMENTATION_URL = 300;
 
-/**
- * An error's `documentation_url` as it may be shown: a plain https URL (no user or password, no
- * spaces or control characters, at most 300 characters) that redaction leaves whole; anything else
- * (http, javascript:, a URL carrying a credential) is dropped, never shown.
- */
 function documentationUrl(raw: unknown, redact: (s: string) => string = (s) => s): string | undefined {
   if (typeof raw !== "string" || raw.length > MAX_DOCUMENTATION_URL || !/^https:\/\/[\x21-\x7e]+$/.test(raw))
     return undefined;
@@ -232,10 +202,6 @@ function documentationUrl(raw: unknown, redact: (s: string) => string = (s) => s
   return redact(raw) === raw ? raw : undefined;
 }
 
-/**
- * The API's errors in one line: each message with its code and pointer, then the pages Cloudflare
- * names for them, each once: `…; see https://…`.
- */
 export function describeErrors(errors: ApiErrorDetail[]): string {
   const text = errors
     .map((e) => `${e.message}${e.code !== undefined ? ` [${e.code}]` : ""}${e.pointer ? ` at ${e.pointer}` : ""}`)
@@ -336,10 +302,6 @@ function apiError(ctx: ResponseContext, errors: ApiErrorDetail[], oddBody?: stri
   return new ApiError(message, info(ctx, errors, retryable, oddBody === undefined));
 }
 
-/**
- * The message of a call refused for a permission (HTTP 403): the permission the call needs first (when
- * the sections know it), then why it was refused (`state`: the token lacks it, or the token's state).
- */
 export function refusalMessage(r: {
   method: string;
   path: string;
@@ -353,7 +315,6 @@ export function refusalMessage(r: {
   return `${needs}, and was refused (HTTP ${r.status}${cf}): ${r.state}`;
 }
 
-/** The first id in `path` that is not of its collection's form. */
 function malformedSegment(path: string, shapes: readonly IdShape[]): string | undefined {
   const segs = path.split("/");
   for (let i = 1; i < segs.length; i++) {
@@ -380,17 +341,14 @@ function headerValue(headers: ResponseContext["headers"], name: string): string 
 export interface FailureContext {
   method: string;
   path: string;
-  /** Origin of the API, for "cannot connect" messages. */
   origin: string;
   code: string | undefined;
   cause: string;
   retries: number;
   timeoutMs: number;
-  /** The body cap, for the message of an answer cut off at it. */
   maxBodyBytes?: number;
 }
 
-/** A request that got no answer. A write that may have reached the server is ambiguous. */
 export function networkError(ctx: FailureContext): NetworkError {
   const { method, path, code, retries } = ctx;
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? "retry" : "retries"}` : "";

@@ -1,12 +1,7 @@
-// The Cloudflare API client: one import for the rest of zoneform.
+// The Cloudflare API client: one import for the rest of zoneform. Spec: docs/library.md.
 export type { CloudflareClient, RequestOptions } from "./types.js";
-export {
-  createClient,
-  DEFAULT_MAX_LIST_ITEMS,
-  DEFAULT_MAX_LIST_PAGES,
-  type ClientOptions,
-  type ClientStats,
-} from "./client.js";
+export { createClient, type ClientOptions } from "./client.js";
+export { DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_LIST_PAGES } from "./list-reader.js";
 export {
   resolveCredentials,
   resolveBaseUrl,
@@ -15,7 +10,7 @@ export {
   type ResolvedCredentials,
 } from "./credentials.js";
 export { DEFAULT_RATE_LIMIT, type RateLimit } from "./rate-limiter.js";
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES } from "./client.js";
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, type ClientStats } from "./types.js";
 export {
   checkCredentials,
   describeCheck,

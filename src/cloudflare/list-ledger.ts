@@ -1,18 +1,15 @@
-// What one list read has been answered so far, and what its pages announce: the items by id (an item answered twice
-// is folded with a warning when identical, and stops the read when not; of an item only its id, its page and a
-// digest are kept), the pages by their items (a list going round in circles), the item cap, and the totals of
-// result_info. Used by list-reader.ts only.
+// What one list read has been answered so far: items by id (a twin folded with a warning, a different one
+// stops the read; only id, page and digest kept), pages by their items (a list going round), the item cap
+// and result_info's totals. Spec: docs/commands/README.md, Lists.
 import { createHash, hash } from "node:crypto";
 import { canonicalJson } from "../canonical-json.js";
 import { AnswerShapeError, ApiError } from "../errors.js";
 import type { Envelope } from "./types.js";
 
-/** An error of a list read: the list is refused, nothing was changed, and it is not retried. */
 export function listError(message: string, shownPath: string): ApiError {
   return new ApiError(message, { status: 200, method: "GET", path: shownPath, errors: [], retryable: false });
 }
 
-/** The answer's result as a list; anything else is an error naming what came instead. */
 export function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () => string): T[] {
   if (Array.isArray(env.result)) return env.result as T[];
   const path = shownPath();
@@ -29,9 +26,7 @@ export function listOf<T>(env: Envelope<unknown>, method: string, shownPath: () 
   );
 }
 
-/** What a page's result_info announces about the whole list. */
 export interface Totals {
-  /** total_pages, or total_count over the page size. */
   pages?: number;
   count?: number;
 }
@@ -46,12 +41,10 @@ export function totalsOf(info: Record<string, unknown> | undefined, asked: numbe
   return { ...(pages !== undefined ? { pages } : {}), ...(count !== undefined ? { count } : {}) };
 }
 
-/** Whether the totals say the list goes on past `page`. */
 export function morePages(page: number, t: Totals, received: number): boolean {
   return (t.pages !== undefined && page < t.pages) || (t.count !== undefined && received < t.count);
 }
 
-/** An empty page the list's own totals (or its next cursor) say should have held items. */
 export function emptyTooSoon(
   page: number,
   t: Totals,
@@ -77,21 +70,10 @@ export function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
-/** Bytes of SHA-256 kept per item: two answers of one id are the same when their canonical JSON shares these. */
 const DIGEST_BYTES = 16;
-/** Items the ledger first makes room for; it doubles as the list goes on. */
 const FIRST_ROOM = 1024;
 
-/**
- * The ids a list read has answered, to fold an item answered twice (a paging overlap, a cache): the
- * same id with the same content is read once, with a warning; with other content the list cannot be
- * trusted and the read stops. Past the item cap the list is refused.
- *
- * What it keeps of an item is its id, the page it came on and a digest of its content (16 bytes, in
- * typed arrays): never the item, so a list of any length is read with its items released page by page.
- */
 export class ItemLedger {
-  /** Each id answered (a string id and a number id are never the same) to its slot in `pages` and `digests`. */
   private readonly slots = new Map<string | number, number>();
   private pages = new Float64Array(FIRST_ROOM);
   private digests = new Uint8Array(FIRST_ROOM * DIGEST_BYTES);
@@ -104,7 +86,6 @@ export class ItemLedger {
     private readonly max: number,
   ) {}
 
-  /** Whether `item` is new (to be yielded); throws on a conflicting duplicate or past the cap. */
   admit(item: unknown, page: number): boolean {
     const id = item !== null && typeof item === "object" && "id" in item ? (item as { id: unknown }).id : undefined;
     if (typeof id !== "string" && typeof id !== "number") return this.counted();
@@ -133,12 +114,10 @@ export class ItemLedger {
     return false;
   }
 
-  /** Ids remembered so far. */
   get size(): number {
     return this.slots.size;
   }
 
-  /** Bytes its typed arrays hold (the ids and the map's own entries aside): grows with the ids, never the items. */
   get arrayBytes(): number {
     return this.pages.byteLength + this.digests.byteLength;
   }
@@ -178,11 +157,9 @@ export class ItemLedger {
   }
 }
 
-/** The pages a list read has answered, by their items: a page holding the same items as an earlier one repeats. */
 export class PageLedger {
   private readonly seen = new Map<string, number>();
 
-  /** The earlier page `items` repeat, or undefined (and `page` is remembered). An empty page repeats nothing. */
   repeats(items: unknown[], page: number): number | undefined {
     if (items.length === 0) return undefined;
     const signature = createHash("sha256").update(pageSignature(items)).digest("base64");
@@ -193,7 +170,6 @@ export class PageLedger {
   }
 }
 
-/** What identifies a page's items: their ids where they have them, else the items themselves. */
 function pageSignature(items: unknown[]): string {
   return items
     .map((i) =>

@@ -1,9 +1,6 @@
-// The one strict reader of lists (paginate, paginateCursor, listAll). `page` sends page/per_page from the first
-// call; `cursor` follows result_info.cursor; `auto` makes the first call with the caller's query only and continues
-// the way the answer says (a cursor, or totals announcing more pages). Every list is read to its end, by its totals:
-// a short page does not end it while the totals say there is more, an empty page the totals say should hold items
-// is asked for once more and is then an error, duplicates of an item (same id) are folded with a warning when
-// identical and an error when not (list-ledger.ts), and the caps end a runaway list.
+// The one strict reader of lists (paginate, paginateCursor, listAll): read to the end by its totals, an
+// empty page asked once more, duplicates judged by list-ledger.ts, caps end a runaway list.
+// Spec: docs/commands/README.md, Lists.
 import type { Envelope, RequestOptions } from "./types.js";
 import {
   ItemLedger,
@@ -20,15 +17,9 @@ import {
 
 type Query = RequestOptions["query"];
 
-/** Default page size of page-style lists: within every paged endpoint's bounds (1–100, 5–50). */
 const DEFAULT_PER_PAGE = 50;
 
-/**
- * Default cap on the items of one list: the largest real lists (a SaaS zone's custom hostnames, Page Shield scripts)
- * fit.
- */
 export const DEFAULT_MAX_LIST_ITEMS = 500_000;
-/** Default cap on the pages of one list read (500 000 items at 25 a page). */
 export const DEFAULT_MAX_LIST_PAGES = 20_000;
 
 export interface ListReadOptions {
@@ -38,13 +29,8 @@ export interface ListReadOptions {
 }
 
 export interface ListReaderOptions {
-  /**
-   * One GET of the list's `path` with `query` (the request loop's callRead): resolves when the answer is in, with
-   * the function that reads it (parses and checks it, or throws its error), called when the page's turn comes.
-   */
   get: (path: string, query: Query) => Promise<() => Envelope<unknown>>;
   redact: (text: string) => string;
-  /** Told of what the user should see but that does not stop the read; it redacts the line. */
   warn: (line: string) => void;
   maxItems: number;
   maxPages: number;
@@ -66,9 +52,6 @@ export class ListReader {
       if (style === "cursor" || (page === 1 && mode === "cursor")) return { ...po.query, per_page: pageSize, cursor };
       return { ...po.query, page, per_page: pageSize };
     };
-    // Pages requested ahead of the one being consumed: at most `lookahead` of them, never past the last
-    // page the API announced, so memory stays bounded and no request is made that the list did not need.
-    // A page asked for ahead waits as its answer's bytes, and is read (parsed) in its turn.
     const ahead = new Map<number, Promise<() => Envelope<unknown>>>();
     const fetchPage = (page: number) => {
       const pending = this.o.get(path, queryOf(page));
@@ -87,36 +70,17 @@ export class ListReader {
           path,
           `the list went on past ${maxPages} pages without an end (the page cap, --max-list-pages)`,
         );
-      let env = (await (ahead.get(page) ?? fetchPage(page)))();
+      const first = (await (ahead.get(page) ?? fetchPage(page)))();
       ahead.delete(page);
-      let list = listOf<T>(env, "GET", () => redact(path));
-      let totals = totalsOf(env.result_info, pageSize);
-      this.checkAnnounced(path, totals);
-      if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-        // An empty page where the totals promised items: a glitch is asked once more, then believed not.
-        this.o.warn(
-          `warning: GET ${path}: page ${page} came back empty although the list announced more ` +
-            `(${describeTotals(totals, received)}); asking for it once more`,
-        );
-        env = (await fetchPage(page))();
-        list = listOf<T>(env, "GET", () => redact(path));
-        totals = totalsOf(env.result_info, pageSize);
-        this.checkAnnounced(path, totals);
-        if (list.length === 0 && emptyTooSoon(page, totals, received, style, env.result_info)) {
-          throw listError(
-            `GET ${redact(path)}: page ${page} came back empty twice although the list announced more ` +
-              `(${describeTotals(totals, received)}); the list could not be read whole, so nothing was changed; ` +
-              "try again later",
-            redact(path),
-          );
-        }
-      }
+      const again = () => fetchPage(page);
+      const { env, list, totals } = await this.pageOf<T>(path, page, first, { again, pageSize, received, style });
       // A list that ignores `page` (or a cursor) answers the same items again: read forever otherwise.
       const earlier = pages.repeats(list, page);
       if (earlier !== undefined) {
         const why = style === "cursor" ? "" : " (the list ignores paging)";
         throw this.endless(path, `page ${page} holds the same items as page ${earlier}${why}`);
       }
+      // Ahead: at most `lookahead` pages, never past the last announced; each waits as bytes until its turn.
       if (style === "page" && totals.pages !== undefined) {
         for (let next = page + 1; next <= Math.min(totals.pages, page + lookahead, maxPages); next++) {
           if (!ahead.has(next)) ahead.set(next, fetchPage(next));
@@ -155,6 +119,43 @@ export class ListReader {
         return;
       }
     }
+  }
+
+  /** A page's items and totals; an empty page where the totals promised items is asked once more. */
+  private async pageOf<T>(
+    path: string,
+    page: number,
+    first: Envelope<unknown>,
+    o: {
+      again: () => Promise<() => Envelope<unknown>>;
+      pageSize?: number;
+      received: number;
+      style?: "page" | "cursor";
+    },
+  ): Promise<{ env: Envelope<unknown>; list: T[]; totals: Totals }> {
+    const { redact } = this.o;
+    const read = (env: Envelope<unknown>) => {
+      const list = listOf<T>(env, "GET", () => redact(path));
+      const totals = totalsOf(env.result_info, o.pageSize);
+      this.checkAnnounced(path, totals);
+      return { env, list, totals };
+    };
+    const tooSoon = (a: ReturnType<typeof read>) =>
+      a.list.length === 0 && emptyTooSoon(page, a.totals, o.received, o.style, a.env.result_info);
+    const answer = read(first);
+    if (!tooSoon(answer)) return answer;
+    this.o.warn(
+      `warning: GET ${path}: page ${page} came back empty although the list announced more ` +
+        `(${describeTotals(answer.totals, o.received)}); asking for it once more`,
+    );
+    const second = read((await o.again())());
+    if (!tooSoon(second)) return second;
+    throw listError(
+      `GET ${redact(path)}: page ${page} came back empty twice although the list announced more ` +
+        `(${describeTotals(second.totals, o.received)}); the list could not be read whole, so nothing was changed; ` +
+        "try again later",
+      redact(path),
+    );
   }
 
   private checkAnnounced(path: string, t: Totals): void {

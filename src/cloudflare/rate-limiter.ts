@@ -1,15 +1,6 @@
-// The one rate limiter of a run, and the concurrency cap. Cloudflare allows 1200 requests per 5
-// minutes per token; a plan over hundreds of zones must stay under that rather than hit 429s.
-//
-// The limiter is a sliding window that counts a request from the moment it is sent until `seconds`
-// after its answer arrived. The server saw the request somewhere between those two instants, so no
-// window of `seconds` on the server can hold more than `requests` of ours, whatever the latency: a
-// run with the same limit as the server is never throttled. On top of its own count it reads the
-// server's rate headers (other tools and the dashboard share the budget) and slows down before the
-// budget runs out, and a 429's Retry-After pauses every caller. A wait the server's headers ask for
-// that is longer than `maxWaitMs` is never waited: the limiter tells `onTooLong`, and the client stops
-// the run. Once aborted (a signal, the deadline), every waiting and later acquire is refused.
-
+// The run's rate limiter and concurrency cap. A request counts from when it is sent until `seconds` after
+// its answer: the server saw it in between, so a run at the server's limit is never throttled. The server's
+// rate headers (a budget shared with other tools) slow it down early. Spec: docs/connecting.md, Rate limiting.
 export interface RateLimit {
   requests: number;
   seconds: number;
@@ -19,30 +10,20 @@ export const DEFAULT_RATE_LIMIT: RateLimit = { requests: 1200, seconds: 300 };
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Held while one HTTP attempt is in flight; `done()` when its answer (or failure) arrived. */
 export interface Permit {
   done(): void;
 }
 
 export interface RateLimiterOptions extends RateLimit {
   now?: () => number;
-  /** Told when the limiter starts holding requests back, and why. */
   log?: (line: string) => void;
-  /**
-   * Told each time requests must wait longer than already announced: for how long from now, and why
-   * (one of WAIT_REASONS, or the reason given to pauseFor). Nothing is called while requests flow.
-   */
   onWait?: (ms: number, reason: string) => void;
-  /** Longest wait the server's rate headers may impose (default DEFAULT_MAX_WAIT_MS). */
   maxWaitMs?: number;
-  /** Told instead of waiting when the headers ask for longer than maxWaitMs: how long, and which header said so. */
   onTooLong?: (ms: number, header: string) => void;
 }
 
-/** The longest any wait the server asks for may be: Cloudflare blocks a token for 5 minutes at most. */
 export const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
 
-/** Why requests wait, in words for the progress line. */
 export const WAIT_REASONS = {
   window: "this run has sent them all",
   retryAfter: "the server asked to wait after a 429",
@@ -50,7 +31,6 @@ export const WAIT_REASONS = {
   serverPace: "the server says the shared budget is running low",
 } as const;
 
-/** What is left of the rate-limit budget: requests that may still be sent in the current window. */
 export interface RateBudget {
   remaining: number;
   requests: number;
@@ -64,15 +44,11 @@ export class RateLimiter {
   private readonly log?: (line: string) => void;
   private readonly onWait?: (ms: number, reason: string) => void;
   private inflight = 0;
-  /** Answer times of finished requests still inside the window, oldest first. */
   private finished: number[] = [];
   private blockedUntil = 0;
   private blockReason: string = WAIT_REASONS.retryAfter;
-  /** The end of the last wait announced to onWait. */
   private announcedUntil = 0;
-  /** The server's `remaining` from the last answer that carried it. */
   private serverRemaining: number | undefined;
-  /** Minimum gap between two sends, set when the server says the budget is running low. */
   private paceMs = 0;
   private lastSend = 0;
   private readonly maxWaitMs: number;
@@ -94,7 +70,6 @@ export class RateLimiter {
     this.onTooLong = opts.onTooLong;
   }
 
-  /** Waits until one more request may be sent; rejects with the abort's error once aborted. */
   acquire(): Promise<Permit> {
     if (this.aborted) return Promise.reject(this.aborted);
     return new Promise((resolve, reject) => {
@@ -103,7 +78,6 @@ export class RateLimiter {
     });
   }
 
-  /** Nothing more is let through: every request waiting, and every later one, is refused with `err`. */
   abort(err: Error): void {
     if (this.aborted) return;
     this.aborted = err;
@@ -111,7 +85,6 @@ export class RateLimiter {
     for (const q of this.queue.splice(0)) q.reject(err);
   }
 
-  /** Every caller waits at least `ms` from now (a 429's Retry-After); `reason` is what onWait is told. */
   pauseFor(ms: number, why?: string, reason: string = WAIT_REASONS.retryAfter): void {
     const now = this.now();
     const until = now + ms;
@@ -124,7 +97,6 @@ export class RateLimiter {
     this.pump();
   }
 
-  /** What is left of the budget in the current window: the lower of this run's count and the server's. */
   budget(): RateBudget {
     this.prune(this.now());
     const own = Math.max(0, this.requests - this.inflight - this.finished.length);
@@ -138,11 +110,6 @@ export class RateLimiter {
     this.onWait(until - now, reason);
   }
 
-  /**
-   * Reads `x-ratelimit-remaining` / `ratelimit: limit=…, remaining=…, reset=…` (or the `r=`/`t=` form
-   * of later drafts). With the budget used up it holds requests until the reset; when it runs low it
-   * spreads the rest evenly over the time left.
-   */
   observe(headers: Headers): void {
     const rl = parseRateHeaders(headers, this.now());
     if (rl.remaining === undefined) return;
@@ -168,14 +135,12 @@ export class RateLimiter {
     this.pump();
   }
 
-  /** Whether a wait the headers ask for is beyond the cap: then onTooLong is told, and nothing waits. */
   private tooLong(ms: number, header: string | undefined): boolean {
     if (ms <= this.maxWaitMs || !this.onTooLong) return false;
     this.onTooLong(ms, header ?? "rate headers");
     return true;
   }
 
-  /** For --verbose and tests. */
   snapshot(): { inflight: number; inWindow: number; queued: number; blockedForMs: number } {
     const now = this.now();
     this.prune(now);
@@ -199,7 +164,6 @@ export class RateLimiter {
     if (i > 0) this.finished.splice(0, i);
   }
 
-  /** When the next request may go, or undefined when that depends on an answer still to come. */
   private nextSendAt(now: number): number | undefined {
     this.prune(now);
     let at = Math.max(now, this.blockedUntil, this.lastSend + this.paceMs);
@@ -213,7 +177,6 @@ export class RateLimiter {
     return at;
   }
 
-  /** Which of nextSendAt's bounds holds requests back until `at`. */
   private waitReason(at: number): string {
     if (at <= this.blockedUntil) return this.blockReason;
     if (at <= this.lastSend + this.paceMs) return WAIT_REASONS.serverPace;
@@ -261,7 +224,6 @@ export class RateLimiter {
   }
 }
 
-/** What the rate headers of one answer say; `header` names the header that said it, as it was answered. */
 export interface RateHeaders {
   limit?: number;
   remaining?: number;
@@ -269,11 +231,6 @@ export interface RateHeaders {
   header?: string;
 }
 
-/**
- * Parses the rate headers Cloudflare may send: `Ratelimit: "default";r=…;t=…` (since 2025-09, with
- * `Ratelimit-Policy: "default";q=…;w=…`), the older `Ratelimit: limit=…, remaining=…, reset=…`, and
- * `X-RateLimit-Limit/-Remaining/-Reset` (a reset beyond 10^9 is an epoch time, taken from `now`).
- */
 export function parseRateHeaders(headers: Headers, now: number = Date.now()): RateHeaders {
   const get = (name: string): string | undefined => {
     const v = headers[name];
@@ -325,7 +282,6 @@ export function parseRateHeaders(headers: Headers, now: number = Date.now()): Ra
   return out;
 }
 
-/** The expression of one `name=value` field of a rate-limit header, made once per name (every answer has one). */
 const FIELD_PATTERNS = new Map<string, RegExp>();
 function fieldPattern(name: string): RegExp {
   let re = FIELD_PATTERNS.get(name);
@@ -336,13 +292,11 @@ function fieldPattern(name: string): RegExp {
   return re;
 }
 
-/** A header's value as a message quotes it: printable, and short. */
 function shown(value: string): string {
   const flat = value.replace(/[^\x20-\x7e]/g, "?");
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
 
-/** A counting semaphore: at most `size` holders at once, first come first served; `abort` refuses the waiting. */
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
@@ -351,7 +305,6 @@ export class Semaphore {
     if (!(size >= 1)) throw new RangeError("parallelism must be at least 1");
   }
 
-  /** Every holder waiting, and every later acquire, is refused with `err`; holders keep their place. */
   abort(err: Error): void {
     if (this.aborted) return;
     this.aborted = err;
@@ -389,7 +342,6 @@ export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)}s` : `${Math.round(ms)}ms`;
 }
 
-/** A wait as messages name it: `41s`, `5m`, `24h`, `1h 30m`. */
 export function formatWait(ms: number): string {
   if (ms < 60_000) return formatMs(ms);
   const minutes = Math.round(ms / 60_000);

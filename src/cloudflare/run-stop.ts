@@ -1,24 +1,17 @@
-// Stopping the run: a signal (stop()), the run's deadline (--deadline), a wait the API asks for beyond the cap
-// (--max-wait), the read budget, or a cause every call shares. Once stopped no attempt is sent: what was told to
-// abort on a stop (the rate limiter, the slots) refuses every call waiting there, every backoff pause ends at once,
-// and attempts already on the wire finish (bounded by their timeout). The first stop's error is the run's.
+// Stopping the run: a signal, --deadline, a wait beyond --max-wait, the read budget or a shared cause. Once
+// stopped nothing more is sent and waiters are refused; the first stop's error is the run's.
+// Spec: docs/commands/README.md, Bounds.
 import { EXIT, RunStoppedError } from "../errors.js";
 import { formatWait } from "./rate-limiter.js";
 
 export interface RunStopOptions {
-  /** The clock of the deadline. */
   now: () => number;
-  /** Longest wait the API may ask for (--max-wait), for waitTooLong's message. */
   maxWaitMs: number;
-  /** Milliseconds from now after which nothing new is sent (--deadline). */
   deadlineMs?: number;
-  /** Verbose log; told once, when the run stops. */
   log?: (line: string) => void;
-  /** Hides secrets in the header a message quotes. */
   redact: (text: string) => string;
 }
 
-/** What refuses its waiting callers once the run is stopped (RateLimiter, Semaphore). */
 export interface Abortable {
   abort(err: Error): void;
 }
@@ -37,17 +30,14 @@ export class RunStop {
     this.deadlineTimer?.unref();
   }
 
-  /** Why the run was stopped, or undefined. */
   stopped(): RunStoppedError | undefined {
     return this.reason;
   }
 
-  /** `targets` are aborted with the stop's error, in this order, when the run stops. */
   abortOnStop(...targets: Abortable[]): void {
     this.abortables.push(...targets);
   }
 
-  /** Stops the run with `err`, unless it is stopped already. */
   stop(err: RunStoppedError): void {
     if (this.reason) return;
     this.reason = err;
@@ -57,21 +47,15 @@ export class RunStop {
     for (const wake of [...this.wakeups]) wake();
   }
 
-  /** Stops the run because the API asked to wait `ms` (as `header` says), longer than the cap. */
   stopForWait(ms: number, header: string): void {
     this.stop(this.waitTooLong(ms, header));
   }
 
-  /**
-   * Throws the stop's error once the run is stopped, or once its deadline has passed (whether or not the timer has
-   * fired).
-   */
   assertRunning(): void {
     if (!this.reason && this.deadlineAt !== undefined && this.o.now() >= this.deadlineAt) this.deadlinePassed();
     if (this.reason) throw this.reason;
   }
 
-  /** Sleeps `ms`, or less when the run is stopped. */
   pause(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -84,7 +68,6 @@ export class RunStop {
     });
   }
 
-  /** The deadline's timer is no longer needed (the client is closed). */
   close(): void {
     clearTimeout(this.deadlineTimer);
   }

@@ -1,31 +1,24 @@
-// Which of the token permissions a configuration needs (src/sections/permissions.ts) a token's
-// policies grant, as `GET user/tokens/{id}` answers them. Pure: `zoneform whoami` asks, this module judges.
-
+// Which of the permissions a configuration needs a token's policies grant (`GET user/tokens/{id}`).
+// Pure: `zoneform whoami` asks, this module judges. Spec: docs/connecting.md, Permissions per section.
 type Level = "Read" | "Edit";
 
 export interface PermissionNeed {
-  /** As the dashboard names it: "Page Shield", "Zone WAF", … */
   name: string;
   scope: "zone" | "account";
-  /** What `plan` and `drift` need, and what `apply` needs. */
   plan: Level;
   apply: Level;
-  /** The sections of the file that need it (their paths in a zone). */
   sections: string[];
-  /** Zone ids (scope zone) or the account id (scope account) it is needed on. */
   on: string[];
 }
 
 const RANK: Record<Level | "none", number> = { none: 0, Read: 1, Edit: 2 };
 
-/** "Page Shield Write" → {name: "Page Shield", level: Edit}; the dashboard's "Edit" is the API's "Write". */
 function parseGroup(name: string): { name: string; level: Level } | undefined {
   const m = /^(.*?)[\s:]+(Read|Write|Edit)$/i.exec(name.trim());
   if (!m) return undefined;
   return { name: m[1]!.trim().toLowerCase(), level: /read/i.test(m[2]!) ? "Read" : "Edit" };
 }
 
-/** Every resource key of a policy, nested ones included (`account.X: {zone.*: "*"}`), with its value. */
 function resourceEntries(resources: unknown): Array<[string, unknown]> {
   if (!resources || typeof resources !== "object") return [];
   return Object.entries(resources as Record<string, unknown>).flatMap(([k, v]) => [
@@ -34,7 +27,6 @@ function resourceEntries(resources: unknown): Array<[string, unknown]> {
   ]);
 }
 
-/** Whether a policy's resources include the zone (or account) `target`. */
 export function coversTarget(resources: unknown, scope: "zone" | "account", target: string): boolean {
   return resourceEntries(resources).some(([key, value]) => {
     if (scope === "account")
@@ -45,7 +37,6 @@ export function coversTarget(resources: unknown, scope: "zone" | "account", targ
   });
 }
 
-/** The level of `need` the token's policies grant on `target`: allow policies, less what deny policies take. */
 export function levelHeld(
   policies: unknown[],
   need: Pick<PermissionNeed, "name" | "scope">,
@@ -71,7 +62,6 @@ export function levelHeld(
   return allowed;
 }
 
-/** Where the token lacks what `plan` and what `apply` need (zone or account ids). */
 export function lacking(policies: unknown[], need: PermissionNeed): { plan: string[]; apply: string[] } {
   const held = need.on.map((t) => [t, RANK[levelHeld(policies, need, t)]] as const);
   return {

@@ -1,8 +1,6 @@
-// The wire: what bounds one attempt's answer and what is known of the requests sent. An answer body is read up to
-// `maxBodyBytes` and never decompressed (zoneform asks for none and refuses an encoded answer); each attempt has an
-// overall deadline (the idle timeouts alone let a body that drips a byte now and then run forever); the answers to
-// the run's reads take at most `maxReadBytes` in all (their bytes as they arrive, and what their objects and lists
-// take once read), past which the run stops; an answer nested deeper than MAX_ANSWER_DEPTH is refused unread.
+// What bounds one attempt's answer: body size, no encoded answer, an overall deadline (idle timeouts alone
+// let a dripping body run forever), the run's --max-read-bytes and a nesting cap; and the requests on the wire.
+// Spec: docs/commands/README.md, Bounds.
 import type { IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Dispatcher } from "undici";
@@ -14,19 +12,12 @@ import { BODY_TOO_LARGE_CODE, DEADLINE_CODE, ENCODED_BODY_CODE, isNotSentError }
 import type { RunStop } from "./run-stop.js";
 import type { WireOutcome, WireRequest } from "./types.js";
 
-/**
- * What one object or list of an answer is counted as on top of its text: about what it takes in memory once
- * parsed, so that an answer of many tiny ones (`[[{}],[{}],…]`, 25 times its text once read) is counted as it is.
- */
 const ANSWER_CONTAINER_BYTES = 64;
 
-/** Deepest nesting of an answer read: real answers nest 9 levels at most; deeper ones would overflow the stack. */
 const MAX_ANSWER_DEPTH = 32;
 
-/** An answer cut off because the run's answers went past maxReadBytes: the run is stopped, never retried. */
 const READ_CAP_CODE = "ZONEFORM_READ_CAP";
 
-/** What the answers to the run's reads (GET) take so far, against --max-read-bytes; past it the run stops. */
 export class ReadBudget {
   private bytes = 0;
   constructor(
@@ -34,7 +25,6 @@ export class ReadBudget {
     private readonly run: RunStop,
   ) {}
 
-  /** Counts `n` more bytes of the answers to reads; past the cap the run stops, and false says so. */
   charge(n: number): boolean {
     this.bytes += n;
     if (this.bytes <= this.max) return true;
@@ -50,10 +40,6 @@ export class ReadBudget {
     return false;
   }
 
-  /**
-   * Before a read's answer is parsed: what its objects and lists will take counts against the cap, and a nesting
-   * deeper than any real answer's is refused (what walks the value afterwards would overflow the stack).
-   */
   checkAnswer(text: string, shownPath: () => string): void {
     const shape = jsonShape(text, MAX_ANSWER_DEPTH);
     if (!this.charge(shape.containers * ANSWER_CONTAINER_BYTES)) throw this.run.stopped()!;
@@ -67,20 +53,14 @@ export class ReadBudget {
   }
 }
 
-/** A request on the wire as its attempt tells it how it went. */
 export interface WireEntry extends WireRequest {
   settle(status: number | undefined, err?: Error): void;
   end(): void;
 }
 
-/** The requests now on the wire, each until its answer or failure: what a stop waits for and reports. */
 export class WireRequests {
   private readonly entries = new Set<WireEntry>();
 
-  /**
-   * A request sent now: `shown` gives its path as the log shows it (redacted), asked only when the requests on
-   * the wire are listed (a stop's report): redacting every path as it is sent would cost each call for nothing.
-   */
   open(method: string, shown: () => string): WireEntry {
     let resolve!: (o: WireOutcome) => void;
     const settled = new Promise<WireOutcome>((r) => (resolve = r));
@@ -112,11 +92,6 @@ export class WireRequests {
   }
 }
 
-/**
- * Passes an attempt's events through, releasing its rate-limit permit on the answer, giving it an
- * overall deadline, cutting off a body past `maxBodyBytes` or one that is encoded (compressed), and telling the
- * request on the wire how it went.
- */
 export class ObservingHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | undefined;
   private deadlineError: Error | undefined;
@@ -129,7 +104,6 @@ export class ObservingHandler implements Dispatcher.DispatchHandler {
     private readonly deadlineMs: number,
     private readonly maxBodyBytes: number,
     private readonly wire: Pick<WireEntry, "settle" | "end">,
-    /** Counts the body's bytes against the run's cap (maxReadBytes); false once it is past it. */
     private readonly chargeRead?: (bytes: number) => boolean,
   ) {}
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
@@ -200,8 +174,7 @@ export class ObservingHandler implements Dispatcher.DispatchHandler {
     this.permit.done();
     this.wire.settle(undefined, error);
     this.wire.end();
-    // The retry handler never retries an attempt whose controller was aborted: show it this one as a
-    // timeout (which it is), so that a GET is retried like after any other timeout.
+    // undici never retries an aborted controller: show our deadline as the timeout it is, so a GET is retried.
     const seen =
       error === this.deadlineError
         ? (Object.create(controller, { aborted: { value: false } }) as Dispatcher.DispatchController)
@@ -214,7 +187,6 @@ export function headerText(v: string | string[] | undefined): string | undefined
   return Array.isArray(v) ? v.join(", ") : v;
 }
 
-/** How a request on the wire went: its answer's status says, else its failure. */
 function outcomeOf(status: number | undefined, err?: Error): WireOutcome {
   if (status !== undefined) {
     if (status >= 200 && status < 300) return { result: "landed", detail: `HTTP ${status}` };

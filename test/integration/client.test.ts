@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/cloudflare/client.js";
 import { AnswerShapeError, ApiError, NetworkError, RunStoppedError } from "../../src/errors.js";
 import { JSON_SOURCE_TEXT, parseJsonExact } from "../../src/cloudflare/errors.js";
-import { textOf } from "../../src/cloudflare/request-loop.js";
+import { textOf } from "../../src/cloudflare/http-text.js";
 import { Redactor } from "../../src/redact.js";
 import { permissionHint } from "../../src/sections/permissions.js";
 import { ACCOUNT, TestEmulator, ZONE, clientOn } from "../helpers/cli.js";
