@@ -1,15 +1,6 @@
-// Builds a Content-Security-Policy suggestion from a Page Shield inventory: the origins of the active,
-// non-malicious scripts (script-src) and connections (connect-src). Pure and streaming: items are added
-// one at a time and only distinct origins and hosts are kept. A source on the page's own host is
-// 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
-// is left out entirely (and listed), and never hidden inside a wildcard.
-//
-// URLs and hosts are text a skimmer chooses, and a URL parser accepts `;`, `,`, quotes and more in a
-// host name: a source is made only of what the CSP grammar allows (src/inventory/csp.ts, hostSource:
-// scheme://host[:port], host lower-case [a-z0-9.-], punycode kept as punycode), so no URL can end the
-// directive (`;report-uri https://attacker…`) or start a second policy (`,`). A URL whose host does not
-// fit, and one from a look-alike of a trusted host (src/inventory/lookalike.ts), is dropped and listed
-// with the reason; so is a page host that cannot stand in the policy's expression.
+// Builds a Content-Security-Policy suggestion from a Page Shield inventory: the origins of the active, non-malicious
+// scripts (script-src) and connections (connect-src).
+// Spec: docs/configuration.md, `page_shield`.
 import {
   classifyConnection,
   classifyScript,
@@ -224,8 +215,8 @@ export class CspSuggester {
 }
 
 /**
- * Replaces `threshold` or more origins that differ only in their first label (same scheme, port and
- * parent domain of at least two labels) with `scheme://*.parent`, unless a malicious host lies under it.
+ * Replaces `threshold` or more origins that differ only in their first label (same scheme, port and parent domain of at
+ * least two labels) with `scheme://*.parent`, unless a malicious host lies under it.
  */
 export function collapseWildcards(
   origins: Origin[],

@@ -1,6 +1,7 @@
-// Which token permission a call needs, and which a configuration needs, from the sections' own
-// declarations (`permissions` in each section's index.ts): the 403 hint the client adds to its
-// message (ClientOptions.permissionHint) and what `zoneform whoami` checks.
+// Which token permission a call needs, and which a configuration needs, from the sections' own declarations
+// (`permissions` in each section's index.ts): the 403 hint the client adds to its message
+// (ClientOptions.permissionHint) and what `zoneform whoami` checks.
+// Spec: docs/architecture.md.
 import type { PermissionNeed } from "../cloudflare/index.js";
 import type { DesiredState } from "./registry.js";
 import { ACCOUNT_SECTIONS, SECTIONS } from "./registry.js";

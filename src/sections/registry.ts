@@ -1,28 +1,5 @@
-// The registry: every section of the file zoneform manages, in the file's order. Nothing else lists
-// sections: plan and apply (the kinds and their apply order), drift, export, validate's summary, the
-// 403 hints, `whoami` and the published schema all iterate this list.
-//
-// A new section is one folder plus one line here. The folder (src/sections/<name>/) holds:
-//   - schema.json   its schema fragment: `zone` (properties of a zone), `logs` (properties under a
-//                   zone's `logs`) and `$defs`; `npm run build` assembles schemas/zoneform.schema.json
-//                   from schema.base.json and the fragments, in this list's order
-//   - types.ts      its part of a desired zone and of a zone in the file (DesiredZone and FileZone
-//                   below are derived from every section's parts)
-//   - rules.ts      its semantic rules (what the schema cannot say)
-//   - index.ts      one `Section` (../types.ts) declaring:
-//       name         what `export --sections` takes
-//       path         where it sits in a zone of the file (`logs.logpush_jobs`)
-//       kinds        the resource kinds that read the live zone (the fewest calls), diff it purely and
-//                    carry their API calls as data; each kind's `order` is its apply order
-//       owns         whether a zone declares the section
-//       normalize    the file's zone → its part of the desired zone (defaults filled)
-//       export       the live zone → its part of the file (the inverse of the diff)
-//       summary      its part of the line `validate --verbose` prints
-//       permissions  the token permissions its calls need (read and write), with the paths they cover
-//       rules        its semantic rules
-//                   and exporting on purpose what other modules may use of it (nothing else of the
-//                   folder is imported from outside it: test/unit/architecture/layers.test.ts)
-//   - sibling files for its kinds, live normalization and export helpers
+// The registry: every section of the file zoneform manages, in the file's order.
+// Spec: docs/architecture.md.
 import { customFields } from "./custom_fields/index.js";
 import { customHostnames } from "./custom_hostnames/index.js";
 import { logpushJobs } from "./logpush_jobs/index.js";
@@ -52,9 +29,7 @@ export type FileZone = { zone_id: string; name?: string; account_id?: string } &
   FilePartOf<(typeof REGISTRY)[number]>
 >;
 
-/**
- * @public scripts/docs-keys.mjs imports it from dist/ (knip cannot follow that path).
- */
+/** @public scripts/docs-keys.mjs imports it from dist/ (knip cannot follow that path). */
 export const SECTIONS: readonly Section<any, any>[] = REGISTRY;
 
 /** Every resource kind of every section, in apply order. */

@@ -1,7 +1,7 @@
-// The semantic rules' contract (what the schema cannot express), and small, defensive accessors for
-// them: rules also run on documents that failed the schema (so that every problem is reported at
-// once), hence nothing here trusts a shape. A section declares its rules (`rules` in its index.ts);
-// src/config/rules/ holds the generic ones and runs them all.
+// The semantic rules' contract (what the schema cannot express), and small, defensive accessors for them: rules also
+// run on documents that failed the schema (so that every problem is reported at once), hence nothing here trusts a
+// shape.
+// Spec: docs/architecture.md.
 
 import { childPointer } from "../json-pointer.js";
 import { hasEnvReference } from "../template.js";
@@ -41,8 +41,8 @@ export function asString(v: unknown): string | undefined {
 }
 
 /**
- * Values that name what zoneform reads or addresses before any review (ids, names, hostnames, datasets)
- * are written as they are: an `${env:…}` there is refused, since a value goes only into its writes.
+ * Values that name what zoneform reads or addresses before any review (ids, names, hostnames, datasets) are written as
+ * they are: an `${env:…}` there is refused, since a value goes only into its writes.
  */
 export function literalOnly(pick: (doc: unknown) => Iterable<{ pointer: string; what: string }>): Rule {
   return (doc, ctx) => {
@@ -88,10 +88,7 @@ export function* itemsOf(list: unknown, pointer: string): Generator<{ item: Rec;
   }
 }
 
-/**
- * Reports the second and later items whose identity repeats an earlier one.
- * `describe` names the identity in the message, e.g. "policy description".
- */
+/** Reports the second and later items whose identity repeats an earlier one. */
 export function duplicates(
   list: unknown,
   pointer: string,
@@ -119,11 +116,7 @@ export function duplicates(
   return findings;
 }
 
-/**
- * Entries of a list of objects identified by id (policies, Logpush jobs): two entries are the same
- * object when they pin one id, or when neither pins one and their hints are equal (`hintOf` gives a
- * comparable key and how to say it). Reported at the second one.
- */
+/** Entries of a list of objects identified by id. */
 export function duplicateEntries(
   list: unknown,
   pointer: string,
@@ -165,8 +158,8 @@ export function duplicateEntries(
 }
 
 /**
- * A warning rule: `prune` under a zone's `container` (e.g. `page_shield`) says what happens to live
- * objects the `list` leaves out; without the list it does nothing.
+ * A warning rule: `prune` under a zone's `container` (e.g. `page_shield`) says what happens to live objects the `list`
+ * leaves out; without the list it does nothing.
  */
 export function pruneNeedsList(container: string, list: string, what: string): Rule {
   return (doc) => {

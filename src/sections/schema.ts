@@ -1,11 +1,6 @@
-// The published schema (schemas/zoneform.schema.json), assembled from a base (the top level, a zone's
-// own fields, the `logs` container) and each section's fragment (src/sections/<folder>/schema.json),
-// in the registry's order. `npm run build` writes it (scripts/build-schema.mjs); a unit test checks
-// that the committed file is what this assembles.
-//
-// A fragment is `{ "zone"?: {...}, "logs"?: {...}, "account"?: {...}, "$defs"?: {...} }`: properties of a
-// zone, properties under a zone's `logs`, properties of an entry of `accounts:` (the section's
-// account-level list), and definitions its `$ref`s name. A name given twice is an error.
+// The published schema (schemas/zoneform.schema.json), assembled from a base (the top level, a zone's own fields, the
+// `logs` container) and each section's fragment (src/sections/<folder>/schema.json), in the registry's order.
+// Spec: docs/architecture.md.
 import { readFileSync } from "node:fs";
 import { SECTIONS } from "./registry.js";
 
@@ -28,7 +23,7 @@ function addAll(target: Json, from: Json | undefined, what: string): void {
   }
 }
 
-/** The whole schema from the base and the fragments, in order. Pure. */
+/** The whole schema from the base and the fragments, in order. */
 export function assembleSchema(
   base: Json,
   fragments: ReadonlyArray<{ folder: string; fragment: SchemaFragment }>,
@@ -63,16 +58,16 @@ export function assembleSchema(
 }
 
 /**
- * The schema's text as the committed file holds it.
- * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
+ * The schema's text as the committed file holds it. @public scripts/build-schema.mjs imports it from dist/ (knip cannot
+ * follow that path).
  */
 export function formatSchema(schema: Json): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
 /**
- * Reads the base and every registered section's fragment from `dir` and assembles them.
- * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
+ * Reads the base and every registered section's fragment from `dir` and assembles them. @public
+ * scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
  */
 export function assembleSchemaFrom(dir: URL = SECTIONS_DIR): Json {
   const read = (file: string): Json => JSON.parse(readFileSync(new URL(file, dir), "utf8"));

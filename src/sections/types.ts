@@ -1,8 +1,6 @@
-// The contract of a resource kind: what it owns in a desired zone, how it reads the live zone with the
-// fewest calls, and how it turns the difference into changes carrying their API calls as data.
-//
-// A section sees only its own part of a zone: `ZoneBase & Part` (its types.ts declares `Part`). The
-// registry (index.ts) joins every section's part into DesiredZone, which fits each of them.
+// The contract of a resource kind: what it owns in a desired zone, how it reads the live zone with the fewest calls,
+// and how it turns the difference into changes carrying their API calls as data.
+// Spec: docs/architecture.md.
 import type { IdShape, CloudflareClient } from "../cloudflare/index.js";
 import type { AccountBase, DesiredStateOf, ZoneBase, Change } from "../model/index.js";
 import type { Rule } from "./rules.js";
@@ -13,8 +11,8 @@ export interface ReadContext {
   /** Runs `fn` once per key for the whole run (e.g. reading a managed ruleset shared by all zones). */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
-   * The checks are made at apply, after the review: a check then runs only what waited for it (a body
-   * holding a secret), and its client puts the values in. Absent: before the review, no secret sent.
+   * The checks are made at apply, after the review: a check then runs only what waited for it (a body holding a
+   * secret), and its client puts the values in.
    */
   atApply?: boolean;
 }
@@ -38,31 +36,24 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
   /** Apply order across kinds: lower first. */
   readonly order: number;
   /**
-   * Whether its changes in one zone each write an object of their own (a policy, a job, a hostname),
-   * so that apply may make them at once. Absent: they share one object (the rules of an entry point,
-   * whose order is the order they run in) and are made one after the other, in plan order.
+   * Whether its changes in one zone each write an object of their own (a policy, a job, a hostname), so that apply may
+   * make them at once.
    */
   readonly independentChanges?: boolean;
-  /**
-   * Fields whose diff shows exactly what the change's write sends under the same name in its body (a
-   * create's or update's POST, PUT or PATCH): `show` and `apply` check each shown value against the
-   * body, and each of these the body sends against a shown field or the value before, so a plan file
-   * cannot show one value and send another. Absent: no field maps that directly.
-   */
+  /** Fields whose diff shows exactly what the change's write sends under the same name in its body. */
   readonly bodyFields?: readonly string[];
   /** Whether the zone's file declares this kind (absent sections are never read or written). */
   owns(zone: Z): boolean;
   read(ctx: ReadContext, zone: Z): Promise<LiveRead<L>>;
   diff(zone: Z, live: L): DiffResult;
   /**
-   * Checks that need the API before the writes (e.g. a Logpush destination is valid): at plan time those
-   * that send no secret, at apply (`ctx.atApply`) those that do.
+   * Checks that need the API before the writes (e.g. a Logpush destination is valid): at plan time those that send no
+   * secret, at apply (`ctx.atApply`) those that do.
    */
   check?(ctx: ReadContext, zone: Z, changes: Change[]): Promise<string[]>;
   /**
-   * What to change in the file when the API refuses one of this kind's changes with an error code
-   * (code → the advice for that change). Apply adds it to the change's failure line; the client and
-   * the engine know no product.
+   * What to change in the file when the API refuses one of this kind's changes with an error code (code → the advice
+   * for that change).
    */
   readonly errorHints?: Readonly<Record<number, (change: Change) => string>>;
 }
@@ -124,19 +115,15 @@ interface AccountFileContext {
 }
 
 /**
- * A section's part of an entry of `accounts:` (account-level objects, e.g. Logpush jobs): one list under
- * the entry's `key`, planned in the account's own unit. Its schema is the `account` part of the section's
- * fragment; the entry's `prune` applies to it.
+ * A section's part of an entry of `accounts:` (account-level objects, e.g. Logpush jobs): one list under the entry's
+ * `key`, planned in the account's own unit.
  */
 export interface AccountSection<Part extends object = object, FilePart extends object = object> {
   /** The key of the list in an entry of `accounts:`, e.g. `logpush_jobs`. */
   readonly key: string;
   /** The kinds that read, diff and apply it, in the account's unit. */
   readonly kinds: readonly ResourceKind<any, AccountUnit & Part>[];
-  /**
-   * The entry (schema-valid) → its part of the normalized account, set on `out`. `file` is the zones of the
-   * file the entry is in (a list may name them by name).
-   */
+  /** The entry (schema-valid) → its part of the normalized account, set on `out`. */
   normalize(entry: FilePart, out: AccountBase & Part, file: AccountFileContext): void;
   /** The list read from the live account, in the file's shape: the entry's keys to merge in, or undefined. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
@@ -147,16 +134,13 @@ export interface AccountSection<Part extends object = object, FilePart extends o
 }
 
 /**
- * A section of the file (its folder's name and `path` say which): everything zoneform knows about it,
- * in one folder under src/sections/, listed once in src/sections/registry.ts.
- *
- * `Part` is the section's part of a desired zone and `FilePart` its part of a zone in the file (both
- * in its types.ts): the registry derives DesiredZone and FileZone from them.
+ * A section of the file (its folder's name and `path` say which): everything zoneform knows about it, in one folder
+ * under src/sections/, listed once in src/sections/registry.ts.
  */
 export interface Section<Part extends object = object, FilePart extends object = object> {
   /**
-   * Its name: the folder under src/sections/ holding it (and its `schema.json`), and the last key of
-   * `path` (docs/architecture.md, "Names"); what `export --sections` takes.
+   * Its name: the folder under src/sections/ holding it (and its `schema.json`), and the last key of `path`
+   * (docs/architecture.md, "Names"); what `export --sections` takes.
    */
   readonly name: string;
   /** Names it was known by before, still taken by `export --sections` (never shown). */
@@ -183,15 +167,15 @@ export interface Section<Part extends object = object, FilePart extends object =
   /** Its semantic rules (what the schema cannot say), run on each file's document by `validate` and every load. */
   rules: readonly Rule[];
   /**
-   * Why the section can be written only in a zone, never in a file's `defaults:` (it names objects that
-   * exist in one zone); absent: it may be a default, merged into every zone of the file.
+   * Why the section can be written only in a zone, never in a file's `defaults:` (it names objects that exist in one
+   * zone); absent: it may be a default, merged into every zone of the file.
    */
   readonly zoneOnly?: string;
   /** Its account-level list, when the API has one (an entry of `accounts:` holds it). */
   readonly account?: AccountSection<any, any>;
   /**
-   * What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each
-   * (a page it fetches, a script it authorizes): the plan shows them and their diff with the base.
+   * What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each (a page it
+   * fetches, a script it authorizes): the plan shows them and their diff with the base.
    */
   auditChecks?(zone: ZoneBase & Part): string[] | undefined;
 }

@@ -1,10 +1,6 @@
-// Custom log fields: one `log_custom_field` rule (expression `true`) in the zone's
-// `http_log_custom_fields` entry point naming the request headers, response headers and cookies that
-// Logpush adds to HTTP request records. Names compare as sets (order and duplicates never cause a
-// diff), and a write keeps the live order of the names it keeps, new names after them in the file's
-// order. An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
-// lists remove the rule but keep the entry point; a missing entry point is created with the rule in
-// one call. Other rules of the entry point are never written.
+// Custom log fields: one `log_custom_field` rule (expression `true`) in the zone's `http_log_custom_fields` entry point
+// naming the request headers, response headers and cookies that Logpush adds to HTTP request records.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import type { DesiredCustomFields, ResponseFieldList } from "./types.js";
 import type { ZoneWithCustomFields } from "./types.js";
 import type { Change, FieldDiff } from "../../model/index.js";
@@ -114,13 +110,7 @@ function customFieldParameters(fields: CustomFieldLists): Record<string, Array<R
   return out;
 }
 
-/**
- * The action_parameters of a PATCH: the live ones with only the planned changes applied. A name kept
- * keeps its live item as it is (every key, e.g. a preserve_duplicates the file does not state), with
- * the stated preserve_duplicates laid over it; a new name is `{name}` (plus what the file states);
- * keys of action_parameters zoneform does not know are sent back unchanged. A list left empty is left
- * out (the API takes no empty list).
- */
+/** The action_parameters of a PATCH: the live ones with only the planned changes applied. */
 function patchedParameters(rule: LiveRule, after: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(rule.action_parameters ?? {}) };
   for (const list of LISTS) {
@@ -214,8 +204,7 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const ep = live.entrypoint;
   const rules = logFieldRules(ep);
   const warnings: string[] = [];
-  // Another enabled rule logs fields of its own, so the file's exact set could never be met: the zone
-  // stops. Disabled ones log nothing and are left as they are.
+  // Another enabled rule logs fields of its own, so the file's exact set could never be met: the zone stops.
   const othersOn = rules.slice(1).filter((r) => r.enabled !== false);
   if (othersOn.length > 0) {
     const ids = (list: LiveRule[]) => list.map((r) => r.id ?? "without an id").join(", ");

@@ -1,5 +1,6 @@
-// Semantic rules of the custom_fields section: lower-case header names, no field listed twice, the
-// 40-field limit, and a Logpush job pushing a column the zone's custom fields leave empty.
+// Semantic rules of the custom_fields section: lower-case header names, no field listed twice, the 40-field limit, and
+// a Logpush job pushing a column the zone's custom fields leave empty.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import { jobsOf } from "../logpush_jobs/index.js";
 import { asArray, asRecord, childPointer, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
 

@@ -1,8 +1,6 @@
-// The certificate authority report of `zoneform certificates`: which custom hostnames use which CA,
-// flagging those still on the CA whose cross-signed chain was retired, with the spec's advice per
-// certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
-// shows what the API answered printable (control and bidirectional characters escaped).
-// Part of the custom_hostnames section: it reads the same objects the section plans.
+// The certificate authority report of `zoneform certificates`: which custom hostnames use which CA, flagging those
+// still on the CA whose cross-signed chain was retired, with the spec's advice per certificate type.
+// Spec: docs/configuration.md, `custom_hostnames`.
 import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";
 import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";

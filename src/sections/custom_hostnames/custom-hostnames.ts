@@ -1,19 +1,6 @@
-// Custom hostnames (SSL for SaaS): zoneform owns the certificate authority of each hostname the file
-// lists, and its DCV method when the file states one. Hostnames are never created or deleted; a listed
-// one that does not exist is a plan error. `""` (or no CA in the file) means "whatever CA Cloudflare
-// chose": a hostname created that way reads back the concrete CA the service picked (e.g. `google`), so
-// it matches any live CA except digicert, which Cloudflare no longer issues from. A change is a PATCH
-// carrying the live `ssl` object's writable fields with only the CA (and the method) changed, as the
-// Terraform provider sends the whole object (whether a partial one resets the rest is unconfirmed: the
-// PATCH is partial only in leaving out what zoneform does not hold, never a field it read). A PATCH
-// carries only values the API accepts (OpenAPI enums): a legacy live value, such as the validation
-// method `cname`, is kept by leaving it out, never echoed; a CA change needs a method and a type, so one
-// whose live method the API no longer accepts needs the file's `method`. An answer without
-// `certificate_authority` is "not stated", distinct from `""`: the certificate's issuer
-// (issuer.ts) then tells the CA when it can, and a CA the file names that neither tells stops the zone.
-// A hostname with no `ssl` has no certificate: a `method` in the file orders one, else a named CA stops
-// the zone with what to add. A hostname with an uploaded certificate has no CA or method to change: a
-// file naming one stops the zone. No file value is left unmet with exit 0.
+// Custom hostnames (SSL for SaaS): zoneform owns the certificate authority of each hostname the file lists, and its DCV
+// method when the file states one.
+// Spec: docs/configuration.md, `custom_hostnames`.
 import { AnswerShapeError } from "../../errors.js";
 import type { CertificateAuthority, DcvMethod, DesiredCustomHostname } from "./types.js";
 import { caOfIssuer } from "./issuer.js";
@@ -25,12 +12,7 @@ import { clipJson } from "../../redact.js";
 
 const RESOURCE = "custom_hostname";
 
-/**
- * The page size of the zone's list: the API's maximum for this endpoint. A zone's hostnames are read
- * with one call of the list's first page, matched against the file; only a zone with more than one
- * page needs more: a `?hostname=` lookup per listed hostname not on that page, or the list's other
- * pages when they are fewer calls than those lookups.
- */
+/** The page size of the zone's list: the API's maximum for this endpoint. */
 export const LIST_PAGE_SIZE = 50;
 
 /** The most pages of the zone's list read (500 000 hostnames); past it a listed hostname is looked up alone. */
@@ -40,14 +22,14 @@ const MAX_LIST_PAGES = 10_000;
 export const RETIRING_CA = "lets_encrypt";
 
 /**
- * The CA Cloudflare stopped issuing from (no new orders or renewals since 2023-10-26): a hostname on
- * it is moved even when the file leaves the choice to Cloudflare, since its certificate will not renew.
+ * The CA Cloudflare stopped issuing from (no new orders or renewals since 2023-10-26): a hostname on it is moved even
+ * when the file leaves the choice to Cloudflare, since its certificate will not renew.
  */
 export const RETIRED_CA = "digicert";
 
 /**
- * The `ssl` fields a PATCH carries back as the live hostname has them (OpenAPI `customhostname` ssl,
- * request side), in the API's spelling; test/unit/sections/sdk-coverage.test.ts checks them against the SDK.
+ * The `ssl` fields a PATCH carries back as the live hostname has them (OpenAPI `customhostname` ssl, request side), in
+ * the API's spelling; test/unit/sections/sdk-coverage.test.ts checks them against the SDK.
  */
 export const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
 /** The writable keys of `ssl.settings`, carried back the same way. */
@@ -101,8 +83,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The writable part of the live `ssl` object, only with values the API accepts in a PATCH; every
- * other live value is listed in `legacy` (as `field value`) and left out, so that it is not echoed.
+ * The writable part of the live `ssl` object, only with values the API accepts in a PATCH; every other live value is
+ * listed in `legacy` (as `field value`) and left out, so that it is not echoed.
  */
 function writableSsl(ssl: Record<string, unknown>): { writable: Record<string, unknown>; legacy: string[] } {
   const out: Record<string, unknown> = {};
@@ -135,8 +117,8 @@ function issuerOf(ssl: Record<string, unknown>): string | undefined {
 }
 
 /**
- * A hostname as the API answered it, checked: an id and a hostname are required (the zone fails to
- * plan otherwise, never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
+ * A hostname as the API answered it, checked: an id and a hostname are required (the zone fails to plan otherwise,
+ * never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
  */
 export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   if (!isObject(raw))
@@ -201,8 +183,8 @@ export function effectiveCa(h: LiveCustomHostname): string | undefined {
 }
 
 /**
- * Whether the live CA satisfies the file's: an explicit CA must match; `""` accepts whatever CA
- * Cloudflare chose, except the retired one.
+ * Whether the live CA satisfies the file's: an explicit CA must match; `""` accepts whatever CA Cloudflare chose,
+ * except the retired one.
  */
 export function caSatisfied(want: string, live: string): boolean {
   if (want === "") return live !== RETIRED_CA;
@@ -231,11 +213,7 @@ function count(info: Record<string, unknown> | undefined, field: string): number
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
-/**
- * One read of the zone's list (its first page, 50 hostnames) matched against the file; past that page,
- * the fewest further calls: a lookup per listed hostname the page did not hold, or the remaining
- * pages (read side by side) when there are fewer of them.
- */
+/** One read of the zone's list. */
 async function readListed(
   ctx: ReadContext,
   zoneId: string,
@@ -298,11 +276,8 @@ function chainNotes(from: string, to: CertificateAuthority, method: string | und
 }
 
 /**
- * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard,
- * settings) as they are, those the API accepts only, with the CA and the method changed. The API
- * requires method and type beside a CA (error 1434); the rest is carried so that nothing can be reset
- * whatever the API does with a partial object. `ca` undefined: no `certificate_authority` is sent (the
- * file leaves the CA to Cloudflare and it does not change); `method`: the file's, else the live one.
+ * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard, settings) as they
+ * are, those the API accepts only, with the CA and the method changed.
  */
 export function patchSsl(
   live: LiveCustomHostname,
@@ -344,8 +319,8 @@ function methodProblem(zoneId: string, want: DesiredCustomHostname, live: LiveCu
 }
 
 /**
- * The change (one PATCH) that gives a hostname the file's CA (`caTo`, when it changes) and method,
- * or why it cannot be made.
+ * The change (one PATCH) that gives a hostname the file's CA (`caTo`, when it changes) and method, or why it cannot be
+ * made.
  */
 function updateChange(
   zoneId: string,
@@ -389,8 +364,8 @@ function updateChange(
         `API keeps a field a PATCH leaves out is unconfirmed`,
     );
   }
-  // A CA the file names is sent even when only the method changes (as the Terraform provider does);
-  // "" the file leaves to Cloudflare is sent only to move the hostname.
+  // A CA the file names is sent even when only the method changes (as the Terraform provider does); "" the file leaves
+  // to Cloudflare is sent only to move the hostname.
   const ca = caTo ?? (want.certificate_authority !== "" ? want.certificate_authority : undefined);
   return {
     kind: "update",
@@ -406,9 +381,7 @@ function updateChange(
       ...(method !== undefined ? { method } : {}),
     },
     fields,
-    // A PATCH edits only the parts of the hostname it carries (every body parameter of the SDK's edit is
-    // optional, "Modify SSL configuration"): `ssl` alone is right, as zoneform manages nothing else of
-    // the hostname (its origin and metadata stay as they are). Inside `ssl`, nothing read is left out.
+    // A PATCH edits only the parts of the hostname it carries.
     operations: [
       {
         method: "PATCH",
@@ -420,11 +393,7 @@ function updateChange(
   };
 }
 
-/**
- * A hostname whose answer has no `ssl`: no certificate was ordered. The file's method orders one (one
- * PATCH with method, type dv and the CA it names); without a method a named CA stops the zone with what
- * to add, and `""` (nothing asked of a certificate) is a warning only.
- */
+/** A hostname whose answer has no `ssl`: no certificate was ordered. */
 function orderChange(
   zoneId: string,
   want: DesiredCustomHostname,

@@ -1,4 +1,5 @@
 // `custom_hostnames`: the certificate authority of existing custom hostnames.
+// Spec: docs/configuration.md, `custom_hostnames`.
 import type { Section } from "../types.js";
 import { customHostnames as customHostnamesKind } from "./custom-hostnames.js";
 import { exportCustomHostnames } from "./export.js";

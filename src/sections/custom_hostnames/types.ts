@@ -1,5 +1,6 @@
-// The custom_hostnames section's part of a zone: in the desired state (normalized) and in the file (as
-// the schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+// The custom_hostnames section's part of a zone: in the desired state (normalized) and in the file (as the schema
+// guarantees it).
+// Spec: docs/configuration.md, `custom_hostnames`.
 import type { ZoneBase } from "../../model/index.js";
 
 export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";

@@ -1,5 +1,5 @@
-// Logpush filters: the object form written in YAML ({where: node}) and the compact JSON string the API
-// stores. Shared by the section's rules (limits) and its resource (wire format, no-filter detection).
+// Logpush filters: the object form written in YAML ({where: node}) and the compact JSON string the API stores.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import type { FilterNode, LogpushFilter } from "./types.js";
 
 /** Documented limits of a Logpush filter ("about 30 operators and 1000 bytes"). */
@@ -30,10 +30,7 @@ function isGroup(node: unknown, op: "and" | "or"): node is Record<typeof op, unk
   return node !== null && typeof node === "object" && Array.isArray((node as Record<string, unknown>)[op]);
 }
 
-/**
- * Counts operators the way the limit is understood here: every comparison (leaf) and every `and` /
- * `or` group. `{where: {}}` counts 0.
- */
+/** Counts operators the way the limit is understood here: every comparison (leaf) and every `and` / `or` group. */
 export function countFilterOperators(filter: LogpushFilter | FilterNode | null | undefined): number {
   if (!filter || typeof filter !== "object") return 0;
   const node = "where" in filter ? (filter as LogpushFilter).where : filter;

@@ -1,5 +1,6 @@
 // `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, each matched by the id it pins, else by name and
 // dataset.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportLogpush } from "./export.js";
@@ -22,8 +23,8 @@ export { jobsOf, literalSecretParams } from "./rules.js";
 export { destinationBucket, destinationScheme, needsOwnershipChallenge } from "./live.js";
 
 /**
- * `logpush_jobs` of an entry of `accounts:`: the account's own jobs (`accounts/{id}/logpush/jobs`), the
- * same shape, checks and identity rules as a zone's, planned in the account's unit; the entry's `prune`.
+ * `logpush_jobs` of an entry of `accounts:`: the account's own jobs (`accounts/{id}/logpush/jobs`), the same shape,
+ * checks and identity rules as a zone's, planned in the account's unit; the entry's `prune`.
  */
 const accountPart: AccountSection<LogpushAccount, LogpushFileAccount> = {
   key: "logpush_jobs",
@@ -77,10 +78,7 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
   account: accountPart,
 };
 
-/**
- * A job id as the file wrote it (an integer or a string of digits), as exact text. An integer beyond
- * 2^53 was already rounded by the YAML reader: the config rules refuse it before this runs.
- */
+/** A job id as the file wrote it (an integer or a string of digits), as exact text. */
 function jobIdText(id: unknown): string | undefined {
   if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
   if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");

@@ -1,10 +1,5 @@
-// Logpush jobs as comparable values. Pure: turns a job read from the API into the shape of the file,
-// so that spellings the API and the file disagree on never show as a change: a filter is compared by
-// meaning (parsed, keys in one order, `{"where":{}}` / null / "" all mean none), output_options with
-// an absent option read as the service's default (a job holds only the options that were set), a
-// legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
-// upload limits as 0, an absent filter_attack_traffic as false. Also knows which destinations need an
-// ownership challenge and how to show a destination without its credentials.
+// Logpush jobs as comparable values.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { jsonTemplate } from "../../template.js";
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
@@ -75,9 +70,8 @@ export function outputDefaults(outputType: unknown): Record<string, unknown> {
 const comparable = new WeakMap<Record<string, unknown>, Readonly<Record<string, unknown>>>();
 
 /**
- * The form output_options are compared in (never sent): the API defaults filled in, including the
- * options filled only for comparison; nulls count as "default". Memoised per options object (which
- * nothing mutates once read or loaded): the result is shared, never to be changed.
+ * The form output_options are compared in (never sent): the API defaults filled in, including the options filled only
+ * for comparison; nulls count as "default".
  */
 export function comparableOutputOptions(options: Record<string, unknown>): Readonly<Record<string, unknown>> {
   let out = comparable.get(options);
@@ -100,12 +94,7 @@ export function heldOutputOptions(options: Record<string, unknown>): Record<stri
   return withoutNulls(fixCveKey(options));
 }
 
-/**
- * The output_options a PUT sends for the file's: what the file sets, plus each option the file leaves
- * out whose live value is not the default, sent as the default (so the job ends up meaning exactly
- * what the file says whether the API merges or replaces the object), plus each live option zoneform
- * does not know, as it is (a PUT replaces the object whole: left out, it would be lost).
- */
+/** The output_options a PUT sends for the file's. */
 export function outputOptionsToSend(
   desired: Record<string, unknown>,
   live: Record<string, unknown> | undefined,
@@ -144,11 +133,7 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/**
- * The option keys whose values differ, in a stable order (defaults filled on both sides). A live
- * option zoneform does not know and the file does not state is not managed: never a difference
- * (a PUT carries it back as it is, see outputOptionsToSend).
- */
+/** The option keys whose values differ, in a stable order (defaults filled on both sides). */
 export function diffOutputOptions(
   desired: Record<string, unknown>,
   live: Record<string, unknown> | undefined,
@@ -216,8 +201,8 @@ export function compareDigits(a: string, b: string): number {
 }
 
 /**
- * A job as the API answered it, checked field by field: an answer of the wrong shape (an id missing,
- * a name that is a number, an `enabled` that is not a boolean) is refused, never coerced.
+ * A job as the API answered it, checked field by field: an answer of the wrong shape (an id missing, a name that is a
+ * number, an `enabled` that is not a boolean) is refused, never coerced.
  */
 export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
@@ -227,8 +212,8 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
     );
   }
   const raw = input as Record<string, unknown>;
-  // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a
-  // number that is not a safe integer has been rounded already: refused, never acted on.
+  // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a number that is not a
+  // safe integer has been rounded already: refused, never acted on.
   const idOk =
     (typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0) ||
     (typeof raw.id === "string" && /^\d+$/.test(raw.id));
@@ -282,9 +267,8 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
 }
 
 /**
- * Storage destinations prove ownership: Cloudflare writes a token into the bucket (S3, Google Cloud
- * Storage) or container (Azure Blob Storage) and the job must quote it. R2 and the HTTP-based
- * destinations (https, Datadog, Splunk, Sumo Logic) authenticate with credentials in the URL instead.
+ * Storage destinations prove ownership: Cloudflare writes a token into the bucket (S3, Google Cloud Storage) or
+ * container (Azure Blob Storage) and the job must quote it.
  */
 const CHALLENGE_SCHEMES = new Set(["s3", "gs", "azure"]);
 
@@ -303,11 +287,7 @@ export function destinationBucket(destination: string): string {
   return rest.split(/[/?]/)[0] ?? rest;
 }
 
-/**
- * The destination as a command the user will copy shows it: each credential `destinationCredentials`
- * finds taken out (a credential parameter with its name, the whole user info with its `@`), and a path
- * segment that looks like one shown `(sensitive)`, for the user to put back.
- */
+/** The destination as a command the user will copy shows it. */
 export function stripDestinationSecrets(destination: string): string {
   let out = destination;
   // From the last to the first, so that each place found stays where it was.
@@ -330,9 +310,8 @@ export function stripDestinationSecrets(destination: string): string {
 }
 
 /**
- * The credentials of a destination (`destinationCredentials`: user info, credential parameters, token
- * path segments), each as written and decoded, and each part of a user info (`token:password`), to
- * scrub from API messages.
+ * The credentials of a destination (`destinationCredentials`: user info, credential parameters, token path segments),
+ * each as written and decoded, and each part of a user info (`token:password`), to scrub from API messages.
  */
 export function destinationSecretValues(destination: string): string[] {
   const out = new Set<string>();
@@ -362,9 +341,8 @@ export function redactDestinationSecrets(text: string, destination: string, extr
 }
 
 /**
- * A filter as a reviewer reads it, e.g. `ClientRequestHost eq "example.com" and (ClientRequestPath
- * contains "/api" or EdgeResponseStatus geq 500)`: a word diff of it shows exactly what changed,
- * where the compact JSON is one long word.
+ * A filter as a reviewer reads it, e.g. `ClientRequestHost eq "example.com" and (ClientRequestPath contains "/api" or
+ * EdgeResponseStatus geq 500)`: a word diff of it shows exactly what changed, where the compact JSON is one long word.
  */
 export function describeFilter(filter: LogpushFilter | undefined): string | undefined {
   if (filter === undefined || isEmptyFilter(filter)) return undefined;

@@ -1,14 +1,5 @@
-// Logpush jobs. A live job is its id; its name and dataset only hint at it (names are not unique: see
-// shared/identity-list.ts): an entry is matched by the id it pins, else by name and dataset, so a job
-// of another dataset is another job. A desired job missing live is created with only what the file
-// sets, a different one updated with a PUT carrying every field the file manages on it (see
-// updateBody; a filter is removed with `"filter": ""`, never `null`, which the API's type does not
-// allow), and a change of kind, which the API cannot make in place, replaces the job: the new one is
-// created before the old one is deleted, so no logs are lost. An ambiguous entry stops the zone; jobs
-// nothing matched are deleted unless `prune: false`.
-// Storage destinations without an ownership challenge are a plan error that says how to get one. check()
-// asks the API about each destination written (at apply when its body holds a secret) and about the log
-// fields each write names (fields-check.ts).
+// Logpush jobs.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
 import type { AccountWithLogpush, ZoneWithLogpush } from "./types.js";
@@ -52,8 +43,8 @@ const RESOURCE = "logpush_job";
 const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
 
 /**
- * Where a unit's jobs are: a zone's (`zones/{id}/logpush/…`) or an account's (`accounts/{id}/logpush/…`),
- * the same job shape, checks, ownership challenge and identity rules. The kind below is made once for each.
+ * Where a unit's jobs are: a zone's (`zones/{id}/logpush/…`) or an account's (`accounts/{id}/logpush/…`), the same job
+ * shape, checks, ownership challenge and identity rules.
  */
 export interface LogpushScope<U extends ZoneBase> {
   /** How messages and `logpush challenge` name the unit: `zone` or `account`. */
@@ -114,16 +105,10 @@ export function createBody(job: DesiredLogpushJob): Record<string, unknown> {
 }
 
 /**
- * The PUT body: every field the file manages on the job, as the file states it (the live job with the
- * planned changes), changed or not, so that the job means what the file says whether the API merges
- * or replaces: name, enabled, the filter (`""` removes one; left out when neither side has one, which
- * means the same either way), output_options whole, and each upload limit and filter_attack_traffic
- * the file states. Left out, each kept by the PUT (Cloudflare's own example: a PUT of `{enabled}`
- * keeps the job's output_options, real-answers.md): destination_conf and ownership_challenge unless
- * the destination changes (a PUT carrying a destination makes Cloudflare validate it again, and a
- * storage destination may ask for an ownership proof the file need not hold once the job exists);
- * dataset and kind, which cannot change in place; what the file does not manage; and the unchanged
- * options of a legacy job, whose output_options would move it off logpull_options unasked.
+ * The PUT body: every field the file manages on the job, as the file states it (the live job with the planned changes),
+ * changed or not, so that the job means what the file says whether the API merges or replaces: name, enabled, the
+ * filter (`""` removes one; left out when neither side has one, which means the same either way), output_options whole,
+ * and each upload limit and filter_attack_traffic the file states.
  */
 export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record<string, unknown> {
   const body: Record<string, unknown> = { name: job.name };
@@ -224,8 +209,8 @@ function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpu
 }
 
 /**
- * A validation answer must say `valid` (true or false), as documented: `{}`, null or a string is
- * never taken for "valid". Returns the answer, or what is wrong with it.
+ * A validation answer must say `valid` (true or false), as documented: `{}`, null or a string is never taken for
+ * "valid".
  */
 function checkAnswer(res: unknown, what: string): { valid: boolean; message?: string } | string {
   const r =
@@ -265,11 +250,7 @@ function deleteChange(at: Where, live: LiveLogpushJob, note?: string): Change {
   });
 }
 
-/**
- * The POST of a new job, and how apply tells it apart after a lost answer: a job new since the plan
- * read the list (not one of `known`) with its name, dataset (and kind), holding exactly what was sent
- * but the write-only ownership_challenge (the filter compared by its JSON value).
- */
+/** The POST of a new job, and how apply tells it apart after a lost answer. */
 function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operation {
   const body = createBody(job);
   const { ownership_challenge: _writeOnly, ...equals } = body;
@@ -382,8 +363,8 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
     owns: (unit) => scope.jobs(unit) !== undefined,
 
     async read(ctx, unit) {
-      // The jobs list is not paginated (one call returns every job); listAll still follows totals or a
-      // cursor should an answer carry them, and folds a job answered twice.
+      // The jobs list is not paginated (one call returns every job); listAll still follows totals or a cursor should an
+      // answer carry them, and folds a job answered twice.
       const path = jobsPath(where(unit));
       const raw: unknown = await ctx.client.listAll<unknown>(path);
       if (!Array.isArray(raw))
@@ -460,11 +441,7 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
       return { changes, errors, warnings };
     },
 
-    /**
-     * Asks the API about every destination a change would write to (and about every ownership token it
-     * would send), and about the fields of the dataset of every filter or field_names it would send, so
-     * a bad one is a plan error rather than an apply that stops half-way.
-     */
+    /** Asks the API about every destination a change would write to. */
     async check(ctx, unit, changes) {
       const desired = scope.jobs(unit) ?? [];
       const at = where(unit);
@@ -483,8 +460,8 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
         if (ctx.atApply && !(destination && secret)) continue;
         writes.push({ job, body: write.body, destination: destination && secret === !!ctx.atApply });
       }
-      // Every job is checked at once (each is an object of its own), its fields (one read per dataset) and
-      // its destination side by side: one round for all; each job's findings keep the plan's order.
+      // Every job is checked at once (each is an object of its own), its fields (one read per dataset) and its
+      // destination side by side: one round for all; each job's findings keep the plan's order.
       const [fields, destinations] = await Promise.all([
         Promise.all(
           writes.map(({ job, body }) => {
@@ -510,9 +487,8 @@ export const logpushJobs = logpushJobsKind(ZONE_SCOPE);
 export const accountLogpushJobs = logpushJobsKind(ACCOUNT_SCOPE);
 
 /**
- * What is wrong with the destination a job would write to, or with the ownership token it would send
- * (undefined: nothing). Both questions are asked at once; the ownership answer counts only for a
- * valid destination.
+ * What is wrong with the destination a job would write to, or with the ownership token it would send (undefined:
+ * nothing).
  */
 async function checkDestination(
   ctx: ReadContext,

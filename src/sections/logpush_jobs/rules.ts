@@ -1,5 +1,6 @@
-// Semantic rules of the logpush section: one entry per job, exact ids, deprecated keys, filter limits
-// and operator values, `prune` without jobs, and secrets that must come from the environment.
+// Semantic rules of the logpush section: one entry per job, exact ids, deprecated keys, filter limits and operator
+// values, `prune` without jobs, and secrets that must come from the environment.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { isSecretParam, safeDecode } from "../../redact.js";
 import { hasEnvReference } from "../../template.js";
 import {
@@ -58,8 +59,8 @@ function* jobLists(doc: unknown): Generator<{ list: unknown; pointer: string }> 
 }
 
 /**
- * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat:
- * Cloudflare's own example has two jobs named example.com, one per dataset).
+ * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat: Cloudflare's own
+ * example has two jobs named example.com, one per dataset).
  */
 export const uniqueJobs: Rule = (doc) => {
   const findings: Finding[] = [];
@@ -123,7 +124,7 @@ export const filterLimits: Rule = (doc) => {
   return findings;
 };
 
-/** in / !in compare with a list; every other operator with a single value. Nested conditions may not be empty. */
+/** in / !in compare with a list; every other operator with a single value. */
 export const filterValues: Rule = (doc) => {
   const findings: Finding[] = [];
   const visit = (node: unknown, pointer: string, top: boolean): void => {
@@ -180,9 +181,8 @@ function flow(value: unknown): string {
 }
 
 /**
- * `logpull_options` and `frequency` are deprecated by Cloudflare ("use output_options", "use
- * max_upload_*"): a file that states them is refused with the replacement to write, computed from
- * what it states. Live jobs that still hold them are read as before (see sections/logpush_jobs/live.ts).
+ * `logpull_options` and `frequency` are deprecated by Cloudflare ("use output_options", "use max_upload_*"): a file
+ * that states them is refused with the replacement to write, computed from what it states.
  */
 const deprecatedJobKeys: Rule = (doc) => {
   const findings: Finding[] = [];
@@ -232,8 +232,8 @@ const deprecatedJobKeys: Rule = (doc) => {
 };
 
 /**
- * The datasets filter_attack_traffic applies to (cloudflare 7.3.0, resources/logpush/jobs.d.ts: "This
- * option is supported for the http_requests, firewall_events, and network_analytics_logs datasets").
+ * The datasets filter_attack_traffic applies to (cloudflare 7.3.0, resources/logpush/jobs.d.ts: "This option is
+ * supported for the http_requests, firewall_events, and network_analytics_logs datasets").
  */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
@@ -257,8 +257,8 @@ const attackTrafficDatasets: Rule = (doc) => {
 
 export const pruneNeedsJobs: Rule = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
 
-// Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a
-// credential written literally in the file would end up in plans, logs and version control.
+// Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a credential written
+// literally in the file would end up in plans, logs and version control.
 
 /** Names of the secret query parameters of a destination whose value holds no `${env:…}` reference. */
 export function literalSecretParams(destination: string): string[] {

@@ -1,6 +1,6 @@
-// The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state
-// (normalized) and in the file (as the schema guarantees it). The registry (../index.ts) joins every
-// section's part into DesiredZone.
+// The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state (normalized) and in the
+// file (as the schema guarantees it).
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import type { ZoneBase } from "../../model/index.js";
 
 /** A logpush filter as written in YAML: `where` holding nested `and` / `or` groups and leaves. */
@@ -36,7 +36,7 @@ export interface LogpushZone {
   logs?: {
     /** Absent: jobs are not managed. */
     logpush_jobs?: DesiredLogpushJob[];
-    /** false keeps live logpush jobs that the file does not list. Default true. */
+    /** false keeps live logpush jobs that the file does not list. */
     prune: boolean;
   };
 }

@@ -1,6 +1,5 @@
-// Cloudflare Notifications policies (`accounts/{id}/alerting/v3/policies`) as zoneform reads them: the
-// Page Shield alert types and what each watches, the alert types the API lists, a live policy in a
-// normalized form, and the one read of an account's policies (plan, export and audit's evidence).
+// Cloudflare Notifications policies.
+// Spec: docs/configuration.md, `page_shield`.
 import { AnswerShapeError } from "../../errors.js";
 import type { CloudflareClient } from "../../cloudflare/index.js";
 import { CLOUDFLARE_ALERT_TYPES } from "../../cloudflare-alert-types.js";
@@ -10,8 +9,8 @@ import { clipJson } from "../../redact.js";
 const PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
 
 /**
- * The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation
- * describes them (developers.cloudflare.com/page-shield/reference/alerts/).
+ * The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation describes them
+ * (developers.cloudflare.com/page-shield/reference/alerts/).
  */
 export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_resources: "new resources (scripts, connections) detected on the zone's pages (daily)",
@@ -23,10 +22,7 @@ export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_malicious_hosts: "resources loaded from domains that threat intelligence reports malicious",
 };
 
-/**
- * The alert types of the API (src/cloudflare-alert-types.ts). Another value is not refused by zoneform (the
- * API may know newer ones): validate warns.
- */
+/** The alert types of the API (src/cloudflare-alert-types.ts). */
 export const KNOWN_ALERT_TYPES: ReadonlySet<string> = CLOUDFLARE_ALERT_TYPES;
 
 export function isPageShieldAlert(alertType: string): boolean {
@@ -34,8 +30,8 @@ export function isPageShieldAlert(alertType: string): boolean {
 }
 
 /**
- * Why a live policy is not scoped to zones of this configuration (`ours`), or undefined when every zone its
- * filter names is one: a policy whose filter names none alerts on every zone of the account, whoever's it is.
+ * Why a live policy is not scoped to zones of this configuration (`ours`), or undefined when every zone its filter
+ * names is one: a policy whose filter names none alerts on every zone of the account, whoever's it is.
  */
 export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlySet<string>): string | undefined {
   if (p.zones === undefined || p.zones.length === 0)

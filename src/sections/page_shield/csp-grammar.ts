@@ -1,15 +1,7 @@
-// The grammar of a Content-Security-Policy value (CSP Level 3), as far as zoneform builds and checks
-// one: `csp suggest` makes its sources from hosts Page Shield reports (text an attacker chooses), and
-// `validate` checks a Page Shield policy's `value`. A URL parser accepts `;`, `,`, quotes and more in a
-// host name; in a CSP value a `;` ends the directive (`…;report-uri https://attacker…` would add one)
-// and a `,` starts a second policy (which, enforced, could block the payment provider). So a source is
-// built only from characters the grammar allows, and a value is read the way a browser reads it: the
-// syntax of the one CSP model (csp-model.ts). Pure.
-//
-//   host-source = [ scheme-part "://" ] host-part [ ":" port-part ] [ path-part ]
-//   host-part   = "*" / [ "*." ] 1*host-char *( "." 1*host-char ) [ "." ]     host-char = ALPHA / DIGIT / "-"
-//   port-part   = 1*DIGIT / "*"
-//   path-part   = path-absolute (RFC 3986), without `;` and `,` (CSP asks for them percent-encoded)
+// The grammar of a Content-Security-Policy value (CSP Level 3), as far as zoneform builds and checks one: `csp suggest`
+// makes its sources from hosts Page Shield reports (text an attacker chooses), and `validate` checks a Page Shield
+// policy's `value`.
+// Spec: docs/configuration.md, `page_shield`.
 
 /** The directives of CSP Level 3 (and the older ones browsers still read), lower-case. */
 const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
@@ -124,8 +116,8 @@ function characterProblem(c: string): string {
 }
 
 /**
- * The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be
- * one: every character is checked against the grammar, none is escaped or dropped.
+ * The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be one: every
+ * character is checked against the grammar, none is escaped or dropped.
  */
 export function hostSource(o: {
   scheme: string;
@@ -236,8 +228,8 @@ export function parsePolicy(text: string): CspPolicy {
 }
 
 /**
- * The policies of a Content-Security-Policy header value: a `,` separates policies (as it does the
- * instances of a header sent several times), and a policy without directives enforces nothing.
+ * The policies of a Content-Security-Policy header value: a `,` separates policies (as it does the instances of a
+ * header sent several times), and a policy without directives enforces nothing.
  */
 export function parseHeader(value: string): CspPolicy[] {
   return value
@@ -256,15 +248,7 @@ export interface PolicyValueProblem {
   message: string;
 }
 
-/**
- * What is wrong with a policy value, read as a browser reads it: a `,` anywhere starts another
- * policy, a `;` inside a token ends the directive there, what follows a `;` must be a directive's name,
- * a control character has no place in a header (errors); an unknown source, or a directive given twice
- * (the browser ignores the second), is a warning. A first word that is no directive is left alone.
- * `showText: false` (a value holding `${env:…}` values) names no part of the value, so that no part of
- * a secret is shown, and warns about nothing (the value seen is not the one applied when a variable is
- * unset).
- */
+/** What is wrong with a policy value, read as a browser reads it. */
 export function policyValueProblems(value: string, opts: { showText?: boolean } = {}): PolicyValueProblem[] {
   const show = opts.showText ?? true;
   const quoted = (text: string, fallback: string) => (show ? `'${text}'` : fallback);
@@ -284,8 +268,8 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
         "policy; percent-encode a ',' of a path as %2C, or write a second policy entry",
     });
   }
-  // A directive ends at "; " (the way CSP serializes a policy): a ';' between two characters of one
-  // token is a ';' inside a source, whatever follows it.
+  // A directive ends at "; " (the way CSP serializes a policy): a ';' between two characters of one token is a ';'
+  // inside a source, whatever follows it.
   const glued = /(?:^|[\t\n\f\r ])([^\t\n\f\r ;]+;[^\t\n\f\r ]+)/.exec(value);
   if (glued)
     out.push({
@@ -297,8 +281,8 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
     });
   for (const d of parsePolicy(value).list) {
     if (!CSP_DIRECTIVES.has(d.name)) {
-      // The first word is the policy's own (zoneform does not judge a value it cannot read); what
-      // follows a ';' must be a directive, or the ';' stood inside a source.
+      // The first word is the policy's own (zoneform does not judge a value it cannot read); what follows a ';' must be
+      // a directive, or the ';' stood inside a source.
       if (d.afterSemicolon)
         out.push({
           severity: "error",

@@ -1,7 +1,5 @@
-// The one CSP model (CSP Level 3): a Content-Security-Policy judged by its effect in a browser. Each
-// load is checked against its effective directive, found through CSP3's fallback lists, and every
-// policy a page sends applies. `audit` judges the Page Shield policies and the pinned
-// content-security-policy by it; syntax: csp-grammar.ts, source lists: csp-sources.ts. Pure.
+// The one CSP model (CSP Level 3): a Content-Security-Policy judged by its effect in a browser.
+// Spec: docs/configuration.md, `page_shield`.
 import { type CspPolicy, parseHeader } from "./csp-grammar.js";
 import { type Aspect, allowedBeyond, type SelfOrigin, type SourceList, sourceList } from "./csp-sources.js";
 
@@ -134,11 +132,7 @@ function otherGaps(page: readonly CspPolicy[], required: CspPolicy): string[] {
   return out;
 }
 
-/**
- * Whether the CSP a page sends (`page`: its header value, policies separated by `,`; undefined when it
- * sends none) is at least as strict as `required` (each of its policies), read against the page's URL
- * (`'self'`, a source without a scheme). A page that cannot be shown to be is reported with why.
- */
+/** Whether the CSP a page sends. */
 export function cspAtLeastAsStrict(page: string | undefined, required: string, pageUrl: string): CspJudgement {
   if (page === required) return { meets: true, reasons: [] };
   const policies = page === undefined ? [] : parseHeader(page);

@@ -1,6 +1,5 @@
-// What one CSP source list lets a browser load, and whether a page's list allows nothing a required
-// one does not. Where it cannot be exact, a page's source is read as allowing the most a browser might,
-// a required one the least: a page is never found as strict on a guess. Pure.
+// What one CSP source list lets a browser load, and whether a page's list allows nothing a required one does not.
+// Spec: docs/configuration.md, `page_shield`.
 import { type CspSource, parseSource } from "./csp-grammar.js";
 
 /** The page's origin, which `'self'` and a source without a scheme are read against. */

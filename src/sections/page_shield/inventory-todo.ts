@@ -1,4 +1,5 @@
 // The mark a drafted justification carries until a person writes it (validate warns while it is there).
+// Spec: docs/configuration.md, `page_shield`.
 
 /** What a drafted entry's justification says until a person writes it. */
 export const TODO_JUSTIFICATION = "TODO: why this script is needed on the payment page";

@@ -1,6 +1,5 @@
-// An account's Page Shield alerts in the file's shape: every live `scriptmonitor_*` policy, zones as ids,
-// `id:` pinned where its hints would not find it (name and alert type repeat live, or its filter
-// names no zone or one the export does not write). What the file cannot say stays live (remarks say so).
+// An account's Page Shield alerts in the file's shape.
+// Spec: docs/configuration.md, `page_shield`.
 import { foreignScope, readNotificationPolicies, isPageShieldAlert, type LiveNotification } from "./alerting.js";
 import type { SectionContext } from "../types.js";
 

@@ -1,7 +1,5 @@
-// An account's notification policies (`notifications:` of `accounts:` entries), planned in its unit. A
-// policy is its id; name and alert type take a policy only if its zone filter names zones of this
-// configuration alone (or it already is what the entry says): one alerting elsewhere may be another
-// team's. Prune deletes only owned types so scoped.
+// An account's notification policies (`notifications:` of `accounts:` entries), planned in its unit.
+// Spec: docs/configuration.md, `page_shield`.
 import type { Change, FieldDiff, Operation } from "../../model/index.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";
@@ -17,8 +15,8 @@ import type { AccountWithNotifications, DesiredNotification } from "./types.js";
 const RESOURCE = "page_shield_notification_policy";
 
 /**
- * What the kind reads of an account: its policies, and the zones of this configuration (read with them,
- * since the diff sees only the account's unit), which decide the policies that are this file's.
+ * What the kind reads of an account: its policies, and the zones of this configuration (read with them, since the diff
+ * sees only the account's unit), which decide the policies that are this file's.
  */
 export interface NotificationsLive {
   policies: LiveNotification[];
@@ -54,11 +52,7 @@ function record(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/**
- * The PUT body: the whole policy. The writable fields as live, with the managed ones as the file says
- * them: mechanisms with email and webhooks replaced (pagerduty and any other kept), filters with zones
- * replaced or removed (the others kept).
- */
+/** The PUT body: the whole policy. */
 export function updateBody(want: DesiredNotification, live: LiveNotification): Record<string, unknown> {
   const { email: _e, webhooks: _w, ...otherMechanisms } = record(live.writable.mechanisms);
   const { zones: _z, ...otherFilters } = record(live.writable.filters);
@@ -111,11 +105,7 @@ function createPolicyOp(accountId: string, want: DesiredNotification, known: str
 
 const identity = (p: { name: string; alert_type: string }) => `${p.name} (${p.alert_type})`;
 
-/**
- * The identity rule of an account's policies: by pin, else by name and alert type; a candidate that also
- * alerts on zones the configuration does not declare is taken only when it already is what the entry says
- * (nothing is then written: how a policy the file created unscoped is found again).
- */
+/** The identity rule of an account's policies. */
 function identityRule(ours: ReadonlySet<string>): IdentityRule<DesiredNotification, LiveNotification> {
   return {
     what: "notification policy",
@@ -170,11 +160,7 @@ function updateChange(accountId: string, want: DesiredNotification, have: LiveNo
   };
 }
 
-/**
- * What prune does with the live policies no entry matched: deletes those of an owned alert type scoped to
- * zones of this configuration only, and keeps, with a warning saying how to take it over, one that also
- * alerts elsewhere (it may be another team's). Other alert types are not zoneform's: nothing is said.
- */
+/** What prune does with the live policies no entry matched. */
 function pruned(
   accountId: string,
   unmatched: readonly LiveNotification[],

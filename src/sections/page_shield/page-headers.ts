@@ -1,15 +1,14 @@
-// The payment pages' security headers of the script inventory (`script_inventory.headers`, PCI DSS
-// v4.0.1 11.6.1): which page URLs `audit` fetches, and what each pinned header must be. What a URL,
-// a header name and a pinned value may be, with the fix for each; `validate`, `audit` and `inventory
-// --headers` judge them alike. Pure.
+// The payment pages' security headers of the script inventory (`script_inventory.headers`, PCI DSS v4.0.1 11.6.1):
+// which page URLs `audit` fetches, and what each pinned header must be.
+// Spec: docs/configuration.md, `page_shield`.
 import { invisibleCharacters, urlParts } from "./url-parts.js";
 
 /** The hosts a payment page may be fetched from over plain `http://`, when private addresses are allowed. */
 const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
 /**
- * The security headers `inventory --headers` drafts pins of, in this order: those present on the
- * pages are pinned, any other header only when a person pins it.
+ * The security headers `inventory --headers` drafts pins of, in this order: those present on the pages are pinned, any
+ * other header only when a person pins it.
  */
 export const SECURITY_HEADERS: readonly string[] = [
   "content-security-policy",
@@ -25,8 +24,8 @@ export const SECURITY_HEADERS: readonly string[] = [
 ];
 
 /**
- * Headers that carry a session or a credential: zoneform never keeps one a page sends (not pinned, not
- * drafted, not in any report), so a pin of one is refused. Any name with one of SESSION_WORDS counts too.
+ * Headers that carry a session or a credential: zoneform never keeps one a page sends (not pinned, not drafted, not in
+ * any report), so a pin of one is refused.
  */
 const SESSION_HEADERS: readonly string[] = [
   "set-cookie",
@@ -84,9 +83,8 @@ export function isInsecurePageUrl(url: string): boolean {
 }
 
 /**
- * What is wrong with a page URL of `headers.urls`, or undefined: an absolute `https://` URL (plain
- * `http://` passes here: see isInsecurePageUrl), without user info, a space, a control or an invisible
- * character.
+ * What is wrong with a page URL of `headers.urls`, or undefined: an absolute `https://` URL (plain `http://` passes
+ * here: see isInsecurePageUrl), without user info, a space, a control or an invisible character.
  */
 export function pageUrlProblem(url: string): string | undefined {
   const parts = urlParts(url);
@@ -121,8 +119,8 @@ export function pageUrlProblem(url: string): string | undefined {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * What is wrong with a pinned header name, or undefined: an HTTP field name, in lower case, and not one
- * that carries a session or a credential (isSessionHeader).
+ * What is wrong with a pinned header name, or undefined: an HTTP field name, in lower case, and not one that carries a
+ * session or a credential (isSessionHeader).
  */
 export function headerNameProblem(name: string): string | undefined {
   if (!TOKEN.test(name))
@@ -140,11 +138,7 @@ export function headerNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * What is wrong with a pinned value, or undefined: what a page can send and the HTTP layer hands on
- * unchanged (no leading or trailing space or tab, which it trims; no control character, which no
- * header may hold; no character beyond U+00FF, since a header is bytes, read one character each).
- */
+/** What is wrong with a pinned value, or undefined. */
 export function headerValueProblem(value: string): string | undefined {
   if (/^[ \t]|[ \t]$/.test(value))
     return (

@@ -1,7 +1,5 @@
-// Page Shield CSP policies. A live policy is its id; its description only hints at it and may repeat
-// (see shared/identity-list.ts): an entry is matched by the id it pins, else by its description. A
-// desired policy missing live is created, a different one updated in place, an ambiguous one stops
-// the zone, and live policies nothing matched are deleted unless `prune: false`.
+// Page Shield CSP policies.
+// Spec: docs/configuration.md, `page_shield`.
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredPolicy, PolicyAction } from "./types.js";
 import type { ZoneWithPageShield } from "./types.js";
@@ -22,9 +20,8 @@ const FIELD_SPECS = { expression: { text: true }, value: { text: true } };
 const RESOURCE = "page_shield_policy";
 
 /**
- * A policy as the API answered it, checked: an id, a string description (the identity), an action
- * zoneform knows, string expression and value. Anything else fails the zone rather than being coerced
- * into a policy that plan would delete and re-create.
+ * A policy as the API answered it, checked: an id, a string description (the identity), an action zoneform knows,
+ * string expression and value.
  */
 export function normalizePolicy(input: unknown): LivePolicy {
   const fail = (field: string, value: unknown, expected: string) =>
@@ -53,12 +50,8 @@ export function normalizePolicy(input: unknown): LivePolicy {
 }
 
 /**
- * The body of a POST, and of every PUT: the whole policy, all five fields the API's policy has
- * (description, action, expression, value, enabled). The API reference marks each PUT field optional,
- * but no recorded answer shows whether a PUT merges or replaces, and the Terraform provider and
- * cloudflare-go send all five: a PUT of the changed field alone would wipe the others if it replaces.
- * Every field is one the file states (enabled defaults to true), so the body is the live policy with
- * the planned changes, and the outcome is the same either way.
+ * The body of a POST, and of every PUT: the whole policy, all five fields the API's policy has (description, action,
+ * expression, value, enabled).
  */
 function policyBody(p: DesiredPolicy): DesiredPolicy {
   return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
@@ -94,8 +87,8 @@ const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
 };
 
 /**
- * The POST of a new policy, and how apply tells it apart after a lost answer: a policy new since the
- * plan read the list (not one of `known`) holding exactly this body (`enabled` may read back as text).
+ * The POST of a new policy, and how apply tells it apart after a lost answer: a policy new since the plan read the list
+ * (not one of `known`) holding exactly this body (`enabled` may read back as text).
  */
 function createPolicyOp(zoneId: string, body: DesiredPolicy, known: string[]): Operation {
   const path = zonePath(zoneId, "page_shield", "policies");
@@ -115,8 +108,8 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
   owns: (zone) => zone.page_shield?.policies !== undefined,
 
   async read(ctx, zone) {
-    // The real answer has no result_info and the API documents no page parameters; listAll still
-    // follows totals or a cursor should an answer carry them, and folds an item answered twice.
+    // The real answer has no result_info and the API documents no page parameters; listAll still follows totals or a
+    // cursor should an answer carry them, and folds an item answered twice.
     const path = zonePath(zone.zone_id, "page_shield", "policies");
     const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw))

@@ -1,5 +1,6 @@
-// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, each
-// policy's CSP value read as a browser reads it, and the script inventory's entries.
+// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, each policy's CSP value
+// read as a browser reads it, and the script inventory's entries.
+// Spec: docs/configuration.md, `page_shield`.
 import {
   asArray,
   asRecord,
@@ -44,9 +45,9 @@ export const uniquePolicies: Rule = (doc) => {
 export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies", "policies");
 
 /**
- * A policy's `value` is one Content-Security-Policy: a `,` would start a second policy and a `;` inside
- * a token would end the directive there (errors); unknown sources and repeated directives are warned
- * about (src/sections/page_shield/csp-grammar.ts).
+ * A policy's `value` is one Content-Security-Policy: a `,` would start a second policy and a `;` inside a token would
+ * end the directive there (errors); unknown sources and repeated directives are warned about
+ * (src/sections/page_shield/csp-grammar.ts).
  */
 const policyValues: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
@@ -70,10 +71,10 @@ const policyValues: Rule = (doc, ctx) => {
 };
 
 /**
- * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script
- * urls absolute with `*` only at the end, a written justification for every entry (a drafted TODO is
- * warned about); duplicate or overlapping entries (two equal urls or prefixes, a url a prefix covers)
- * are warned about, as is a hash pin on a prefix (it then applies to every script under it).
+ * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script urls absolute
+ * with `*` only at the end, a written justification for every entry (a drafted TODO is warned about); duplicate or
+ * overlapping entries (two equal urls or prefixes, a url a prefix covers) are warned about, as is a hash pin on a
+ * prefix (it then applies to every script under it).
  */
 const scriptInventoryEntries: Rule = (doc) => {
   const findings: Finding[] = [];
@@ -162,13 +163,7 @@ const FETCHED_URL_TAKES_NO_ENV =
   "a payment page URL takes no ${env:…} value: zoneform fetches these URLs itself (audit -c, inventory " +
   "--headers), so a value put in would be sent to the host the URL names; write the URL as the browser requests it";
 
-/**
- * `script_inventory.headers` (PCI DSS 11.6.1): each page an absolute https:// URL written as it is (no
- * `${env:…}`: zoneform fetches it itself), plain http:// warned about (but to a loopback host: audit
- * reports it and fetches nothing), a page outside the inventory's page patterns or given twice warned
- * about; each pinned header a lower-case HTTP field name, never a session or credential header, with a
- * value a page can send as it is written; nothing pinned at all warned about.
- */
+/** `script_inventory.headers`. */
 const pageHeaderEntries: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {

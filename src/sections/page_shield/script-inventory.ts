@@ -1,6 +1,6 @@
-// Where the page_shield section keeps what other features build on: the script inventory of the file
-// (read by `audit`, `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API
-// paths they read. They use these instead of naming the section's keys.
+// Where the page_shield section keeps what other features build on: the script inventory of the file (read by `audit`,
+// `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API paths they read.
+// Spec: docs/configuration.md, `page_shield`.
 import { mapStrings } from "../../redact.js";
 import { shownTemplate } from "../../template.js";
 import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./types.js";
@@ -21,8 +21,8 @@ export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory 
 }
 
 /**
- * The Page Shield policies a desired zone declares, if it manages them: `audit` expects the CSP of
- * each enabled one in what the payment pages send.
+ * The Page Shield policies a desired zone declares, if it manages them: `audit` expects the CSP of each enabled one in
+ * what the payment pages send.
  */
 export function declaredPoliciesOf(zone: PageShieldZone): readonly DesiredPolicy[] | undefined {
   const policies = zone.page_shield?.policies;

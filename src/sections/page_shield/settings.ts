@@ -1,4 +1,5 @@
 // Page Shield on/off and its two reporting settings: one GET to read, one PUT of every setting to change.
+// Spec: docs/configuration.md, `page_shield`.
 import { ApiError } from "../../errors.js";
 import type { ZoneWithPageShield } from "./types.js";
 import type { Change } from "../../model/index.js";
@@ -13,8 +14,8 @@ function desiredSettings(zone: ZoneWithPageShield): Settings {
 }
 
 /**
- * An answer that is not a settings object, or a setting that is not a boolean, is refused: taking it
- * for "off" would plan a write on top of a state that was never really read.
+ * An answer that is not a settings object, or a setting that is not a boolean, is refused: taking it for "off" would
+ * plan a write on top of a state that was never really read.
  */
 function assertSettingsShape(
   raw: unknown,
@@ -45,9 +46,8 @@ function assertSettingsShape(
 }
 
 /**
- * The PUT body: every setting the live answer states, with the planned changes (the SDK's update
- * takes all three, each optional; whether a PUT resets one it leaves out is not documented, so none
- * is left out). A setting the answer did not state is sent only when the file sets it.
+ * The PUT body: every setting the live answer states, with the planned changes (the SDK's update takes all three, each
+ * optional; whether a PUT resets one it leaves out is not documented, so none is left out).
  */
 function settingsBody(live: Settings, fields: ReadonlyArray<{ field: string; after?: unknown }>): Settings {
   const changed = Object.fromEntries(fields.map((f) => [f.field, f.after]));

@@ -1,5 +1,6 @@
-// The page_shield section's part of a zone: in the desired state (normalized) and in the file (as the
-// schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+// The page_shield section's part of a zone: in the desired state (normalized) and in the file (as the schema guarantees
+// it).
+// Spec: docs/configuration.md, `page_shield`.
 import type { ZoneBase } from "../../model/index.js";
 
 /** Content security rule (Page Shield policy) actions; `add_reporting_directives` is the API of 2026. */
@@ -20,13 +21,13 @@ export interface DesiredPageShield {
   enabled?: boolean;
   use_cloudflare_reporting_endpoint?: boolean;
   use_connection_url_path?: boolean;
-  /** Absent: policies are not managed. `[]`: every live policy is deleted (unless prune is false). */
+  /** Absent: policies are not managed. */
   policies?: DesiredPolicy[];
-  /** false keeps live policies that the file does not list. Default true. */
+  /** false keeps live policies that the file does not list. */
   prune: boolean;
   /**
-   * The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3, 11.6.1): read by `audit`,
-   * `inventory --merge` and `csp suggest --from-inventory`; never written to Cloudflare.
+   * The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3, 11.6.1): read by `audit`, `inventory --merge` and
+   * `csp suggest --from-inventory`; never written to Cloudflare.
    */
   script_inventory?: DesiredScriptInventory;
 }
@@ -49,8 +50,8 @@ export interface DesiredScriptInventory {
 }
 
 /**
- * The security headers of the payment pages (`script_inventory.headers`): `audit` fetches each URL
- * and compares what it sends with each pin; never written to Cloudflare.
+ * The security headers of the payment pages (`script_inventory.headers`): `audit` fetches each URL and compares what it
+ * sends with each pin; never written to Cloudflare.
  */
 export interface DesiredPageHeaders {
   /** Absolute page URLs (https://…; plain http:// only to a loopback host). */

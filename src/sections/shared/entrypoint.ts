@@ -1,6 +1,5 @@
-// Phase entry point rulesets shared by the rule-based kinds (managed WAF, custom log fields): one
-// memoised read per zone and phase, and the single-rule writes zoneform uses so that rules it does not
-// own (a skip rule, a rule made in the dashboard) are never rewritten, moved or lost.
+// Phase entry point rulesets shared by the rule-based kinds.
+// Spec: docs/architecture.md.
 import { ApiError } from "../../errors.js";
 import type { Operation } from "../../model/index.js";
 import { zonePath } from "./fields.js";
@@ -39,9 +38,8 @@ function isMissingEntrypoint(err: unknown): boolean {
 }
 
 /**
- * What an entry point read must look like before zoneform writes rules into it: an object with a
- * ruleset id and a list of rules that each have an id and an action. Anything else is refused (the
- * zone fails to plan), never taken for an empty entry point.
+ * What an entry point read must look like before zoneform writes rules into it: an object with a ruleset id and a list
+ * of rules that each have an id and an action.
  */
 function asRuleset(
   raw: unknown,
@@ -141,8 +139,8 @@ export function addRuleOp(
 }
 
 /**
- * A PATCH body replaces the whole rule, so it is built from the live rule (its ref, description,
- * expression, logging and anything else zoneform does not manage) with `set` laid over it.
+ * A PATCH body replaces the whole rule, so it is built from the live rule (its ref, description, expression, logging
+ * and anything else zoneform does not manage) with `set` laid over it.
  */
 export function patchRuleOp(
   zoneId: string,

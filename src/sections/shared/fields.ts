@@ -1,4 +1,5 @@
 // Small helpers shared by resource kinds: field-level comparison and path building.
+// Spec: docs/architecture.md.
 import equal from "fast-deep-equal";
 import type { FieldDiff } from "../../model/index.js";
 
@@ -8,10 +9,7 @@ export interface FieldSpec {
   sensitive?: boolean;
 }
 
-/**
- * The fields of `desired` whose value differs from `live`. Only keys present (not undefined) in
- * `desired` are compared: what the file does not say is not managed.
- */
+/** The fields of `desired` whose value differs from `live`. */
 export function diffFields(
   desired: Record<string, unknown>,
   live: Record<string, unknown>,

@@ -1,7 +1,5 @@
-// Lists the file names one by one (CSP, Logpush, notification policies): a live object IS its
-// id. An entry matches the id it pins, else its hints among what no pin took: none is a create, one the
-// match (unless the rule's `claim` refuses it), more an error. Errors stop the unit, holding their
-// candidates; only prune deletes the unmatched.
+// Lists the file names one by one (CSP, Logpush, notification policies): a live object IS its id.
+// Spec: docs/architecture.md.
 import type { Change } from "../../model/index.js";
 
 export interface IdentityRule<D, L> {
@@ -18,8 +16,8 @@ export interface IdentityRule<D, L> {
   /** A live object in a message, its id first: `id 12 (name "x", dataset http_requests)`. */
   describeLive: (l: L) => string;
   /**
-   * Whether an unpinned entry may take the one live object its hints found: undefined if so, else why not
-   * (the entry then stops with how to pin it). Absent: the one candidate is always taken.
+   * Whether an unpinned entry may take the one live object its hints found: undefined if so, else why not (the entry
+   * then stops with how to pin it).
    */
   claim?: (want: D, candidate: L) => string | undefined;
   /** What an error stops, in messages: "zone" (absent) or "account". */

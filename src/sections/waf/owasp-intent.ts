@@ -1,10 +1,5 @@
-// Pure translation between the OWASP intent a file states (paranoia level, anomaly score threshold,
-// action, enabled) and the overrides of the execute rule that deploys the OWASP Core Ruleset:
-// paranoia level N disables the tags `paranoia-level-(N+1..4)`; threshold and action are a rule
-// override on the ruleset's last rule (an action override anywhere else does nothing). zoneform owns
-// only the `enabled` of the paranoia categories and the last rule's threshold and action; any other
-// override (a rule disabled for a false positive, another category, an action on a paranoia category)
-// is carried through untouched.
+// Pure translation between the OWASP intent a file states.
+// Spec: docs/configuration.md, `waf`.
 import { MAX_PARANOIA, PARANOIA_TAG, type OwaspRuleset } from "./managed-ruleset.js";
 
 export interface OwaspIntent {
@@ -112,22 +107,14 @@ function disabledLevels(categories: readonly CategoryOverride[]): Set<number> {
   return out;
 }
 
-/**
- * Whether the live paranoia category overrides disable exactly the levels above `level`. Compared as
- * the set of disabled levels, not as a derived number, so that a hand-made set (level 3 disabled, 4
- * not) is put right rather than read as "paranoia 2".
- */
+/** Whether the live paranoia category overrides disable exactly the levels above `level`. */
 export function sameParanoia(rule: { action_parameters?: unknown }, level: number): boolean {
   const live = disabledLevels(paramsOf(rule)?.overrides?.categories ?? []);
   const want = levelsAbove(level);
   return live.size === want.length && want.every((l) => live.has(l));
 }
 
-/**
- * The category overrides for paranoia `level`, built on the live ones: each keeps its place and every
- * key zoneform does not own; only `enabled` of the paranoia categories changes, and a paranoia
- * override left with nothing but its category is dropped.
- */
+/** The category overrides for paranoia `level`, built on the live ones. */
 function tunedCategories(live: readonly CategoryOverride[], level: number): CategoryOverride[] {
   const above = new Set(levelsAbove(level));
   const out: CategoryOverride[] = [];
@@ -151,9 +138,9 @@ function tunedCategories(live: readonly CategoryOverride[], level: number): Cate
 }
 
 /**
- * The execute rule's action_parameters for an intent: built on the live ones (`version`, ruleset-wide
- * overrides, foreign category and rule overrides kept as they are), with the paranoia categories'
- * `enabled` set and the last rule's override set.
+ * The execute rule's action_parameters for an intent: built on the live ones (`version`, ruleset-wide overrides,
+ * foreign category and rule overrides kept as they are), with the paranoia categories' `enabled` set and the last
+ * rule's override set.
  */
 export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
   const params: ExecuteParameters =
