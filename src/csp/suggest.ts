@@ -1,5 +1,4 @@
-// Builds a Content-Security-Policy suggestion from a Page Shield inventory: the origins of the active, non-malicious
-// scripts (script-src) and connections (connect-src).
+// Builds a Content-Security-Policy suggestion from a Page Shield inventory.
 // Spec: docs/configuration.md, `page_shield`.
 import {
   classifyConnection,
@@ -22,7 +21,7 @@ export interface ExcludedHost {
   reasons: string[];
 }
 
-/** What was dropped from the suggestion and why: one row per kind, reason and host, with an example. */
+/** What was dropped from the suggestion and why. */
 export interface DroppedSource {
   kind: CspItemKind | "page host";
   /** The host (as the parser or the API gave it; printable by the renderer). */
@@ -124,7 +123,7 @@ export class CspSuggester {
     return this.opts.threatBelow ?? THREAT_SCORE_THRESHOLD;
   }
 
-  /** Adds one item as the API lists it; malicious ones (same verdict as `audit`) mark their host. */
+  /** Adds one item as the API lists it. */
   add(kind: CspItemKind, raw: Record<string, unknown>): void {
     if (kind === "script") this.counts.scripts += 1;
     else this.counts.connections += 1;
@@ -214,10 +213,7 @@ export class CspSuggester {
   }
 }
 
-/**
- * Replaces `threshold` or more origins that differ only in their first label (same scheme, port and parent domain of at
- * least two labels) with `scheme://*.parent`, unless a malicious host lies under it.
- */
+/** Replaces `threshold` or more origins that differ only in their first label. */
 export function collapseWildcards(
   origins: Origin[],
   threshold: number,

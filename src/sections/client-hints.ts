@@ -1,5 +1,4 @@
-// What the HTTP client is told about the products, from the sections' declarations: the client speaks HTTP and
-// Cloudflare envelopes and knows no product.
+// What the HTTP client is told about the products, from the sections' declarations.
 // Spec: docs/architecture.md.
 import type { ClientOptions } from "../cloudflare/index.js";
 import { SECTIONS } from "./registry.js";

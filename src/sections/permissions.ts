@@ -1,6 +1,4 @@
-// Which token permission a call needs, and which a configuration needs, from the sections' own declarations
-// (`permissions` in each section's index.ts): the 403 hint the client adds to its message
-// (ClientOptions.permissionHint) and what `zoneform whoami` checks.
+// Which token permission a call needs, and which a configuration needs, from the sections' own declarations.
 // Spec: docs/architecture.md.
 import type { PermissionNeed } from "../cloudflare/index.js";
 import type { DesiredState } from "./registry.js";
@@ -24,7 +22,7 @@ const ALL: ReadonlyArray<SectionPermission> = [
   ...ACCOUNT_SECTIONS.flatMap((s) => s.permissions),
 ];
 
-/** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
+/** A token permission, as the dashboard names it. */
 interface RequiredPermission {
   name: string;
   level: PermissionLevel;

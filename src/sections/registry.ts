@@ -18,13 +18,13 @@ import { waf } from "./waf/index.js";
 
 const REGISTRY = [pageShield, waf, customFields, logpushJobs, customHostnames] as const;
 
-/** A zone of the desired state: its own fields and every section's part (from each section's types.ts). */
+/** A zone of the desired state. */
 export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY)[number]>>;
 /** An entry of `accounts:` in the desired state: its own fields and every section's account part. */
 export type DesiredAccount = AccountBase & UnionToIntersection<AccountPartOf<(typeof REGISTRY)[number]>>;
 /** The desired state: the file validated and normalized (defaults filled), with every section. */
 export type DesiredState = DesiredStateOf<DesiredZone, DesiredAccount>;
-/** A zone as the file writes it once the schema holds: its own fields and every section's part. */
+/** A zone as the file writes it once the schema holds. */
 export type FileZone = { zone_id: string; name?: string; account_id?: string } & UnionToIntersection<
   FilePartOf<(typeof REGISTRY)[number]>
 >;

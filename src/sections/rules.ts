@@ -1,12 +1,10 @@
-// The semantic rules' contract (what the schema cannot express), and small, defensive accessors for them: rules also
-// run on documents that failed the schema (so that every problem is reported at once), hence nothing here trusts a
-// shape.
+// The semantic rules' contract.
 // Spec: docs/architecture.md.
 
 import { childPointer } from "../json-pointer.js";
 import { hasEnvReference } from "../template.js";
 
-/** A problem a rule found, at a JSON pointer of the document; config locates it in the YAML source. */
+/** A problem a rule found, at a JSON pointer of the document. */
 export interface Finding {
   pointer: string;
   message: string;
@@ -40,10 +38,7 @@ export function asString(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/**
- * Values that name what zoneform reads or addresses before any review (ids, names, hostnames, datasets) are written as
- * they are: an `${env:…}` there is refused, since a value goes only into its writes.
- */
+/** Values that name what zoneform reads or addresses before any review. */
 export function literalOnly(pick: (doc: unknown) => Iterable<{ pointer: string; what: string }>): Rule {
   return (doc, ctx) => {
     const findings: Finding[] = [];
@@ -157,10 +152,7 @@ export function duplicateEntries(
   return findings;
 }
 
-/**
- * A warning rule: `prune` under a zone's `container` (e.g. `page_shield`) says what happens to live objects the `list`
- * leaves out; without the list it does nothing.
- */
+/** A warning rule: `prune` under a zone's `container`. */
 export function pruneNeedsList(container: string, list: string, what: string): Rule {
   return (doc) => {
     const findings: Finding[] = [];

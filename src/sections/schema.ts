@@ -1,5 +1,4 @@
-// The published schema (schemas/zoneform.schema.json), assembled from a base (the top level, a zone's own fields, the
-// `logs` container) and each section's fragment (src/sections/<folder>/schema.json), in the registry's order.
+// The published schema (schemas/zoneform.schema.json), assembled from a base.
 // Spec: docs/architecture.md.
 import { readFileSync } from "node:fs";
 import { SECTIONS } from "./registry.js";
@@ -58,16 +57,16 @@ export function assembleSchema(
 }
 
 /**
- * The schema's text as the committed file holds it. @public scripts/build-schema.mjs imports it from dist/ (knip cannot
- * follow that path).
+ * The schema's text as the committed file holds it.
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
  */
 export function formatSchema(schema: Json): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
 /**
- * Reads the base and every registered section's fragment from `dir` and assembles them. @public
- * scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
+ * Reads the base and every registered section's fragment from `dir` and assembles them.
+ * @public scripts/build-schema.mjs imports it from dist/ (knip cannot follow that path).
  */
 export function assembleSchemaFrom(dir: URL = SECTIONS_DIR): Json {
   const read = (file: string): Json => JSON.parse(readFileSync(new URL(file, dir), "utf8"));

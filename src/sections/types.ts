@@ -1,5 +1,4 @@
-// The contract of a resource kind: what it owns in a desired zone, how it reads the live zone with the fewest calls,
-// and how it turns the difference into changes carrying their API calls as data.
+// The contract of a resource kind.
 // Spec: docs/architecture.md.
 import type { IdShape, CloudflareClient } from "../cloudflare/index.js";
 import type { AccountBase, DesiredStateOf, ZoneBase, Change } from "../model/index.js";
@@ -8,12 +7,9 @@ import type { Rule } from "./rules.js";
 export interface ReadContext {
   client: CloudflareClient;
   desired: DesiredStateOf;
-  /** Runs `fn` once per key for the whole run (e.g. reading a managed ruleset shared by all zones). */
+  /** Runs `fn` once per key for the whole run. */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
-  /**
-   * The checks are made at apply, after the review: a check then runs only what waited for it (a body holding a
-   * secret), and its client puts the values in.
-   */
+  /** The checks are made at apply, after the review. */
   atApply?: boolean;
 }
 
@@ -35,10 +31,7 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
   readonly name: string;
   /** Apply order across kinds: lower first. */
   readonly order: number;
-  /**
-   * Whether its changes in one zone each write an object of their own (a policy, a job, a hostname), so that apply may
-   * make them at once.
-   */
+  /** Whether its changes in one zone each write an object of their own. */
   readonly independentChanges?: boolean;
   /** Fields whose diff shows exactly what the change's write sends under the same name in its body. */
   readonly bodyFields?: readonly string[];
@@ -46,22 +39,16 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
   owns(zone: Z): boolean;
   read(ctx: ReadContext, zone: Z): Promise<LiveRead<L>>;
   diff(zone: Z, live: L): DiffResult;
-  /**
-   * Checks that need the API before the writes (e.g. a Logpush destination is valid): at plan time those that send no
-   * secret, at apply (`ctx.atApply`) those that do.
-   */
+  /** Checks that need the API before the writes. */
   check?(ctx: ReadContext, zone: Z, changes: Change[]): Promise<string[]>;
-  /**
-   * What to change in the file when the API refuses one of this kind's changes with an error code (code → the advice
-   * for that change).
-   */
+  /** What to change in the file when the API refuses one of this kind's changes with an error code. */
   readonly errorHints?: Readonly<Record<number, (change: Change) => string>>;
 }
 
 /** A token permission level, as the dashboard names it ("Edit" is the API's "Write"). */
 export type PermissionLevel = "Read" | "Edit";
 
-/** A token permission a section's calls need: its name, the level to read and to write, and where. */
+/** A token permission a section's calls need. */
 export interface SectionPermission {
   /** As the dashboard names it: "Page Shield", "Zone WAF", … */
   name: string;
@@ -105,7 +92,7 @@ export interface SectionContext {
   notes: ExportNotes;
 }
 
-/** An account as the engine plans it: a unit like a zone, whose `zone_id` is the account's id. */
+/** An account as the engine plans it. */
 export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
 
 /** What an account's normalizer knows of the file its entry is in. */
@@ -114,10 +101,7 @@ interface AccountFileContext {
   zones: ReadonlyArray<{ zone_id: string; name?: string }>;
 }
 
-/**
- * A section's part of an entry of `accounts:` (account-level objects, e.g. Logpush jobs): one list under the entry's
- * `key`, planned in the account's own unit.
- */
+/** A section's part of an entry of `accounts:`. */
 export interface AccountSection<Part extends object = object, FilePart extends object = object> {
   /** The key of the list in an entry of `accounts:`, e.g. `logpush_jobs`. */
   readonly key: string;
@@ -125,7 +109,7 @@ export interface AccountSection<Part extends object = object, FilePart extends o
   readonly kinds: readonly ResourceKind<any, AccountUnit & Part>[];
   /** The entry (schema-valid) → its part of the normalized account, set on `out`. */
   normalize(entry: FilePart, out: AccountBase & Part, file: AccountFileContext): void;
-  /** The list read from the live account, in the file's shape: the entry's keys to merge in, or undefined. */
+  /** The list read from the live account, in the file's shape. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
   /** What `validate --verbose` says of it. */
   summary(account: AccountBase & Part): string[];
@@ -133,15 +117,9 @@ export interface AccountSection<Part extends object = object, FilePart extends o
   permissions: readonly SectionPermission[];
 }
 
-/**
- * A section of the file (its folder's name and `path` say which): everything zoneform knows about it, in one folder
- * under src/sections/, listed once in src/sections/registry.ts.
- */
+/** A section of the file. */
 export interface Section<Part extends object = object, FilePart extends object = object> {
-  /**
-   * Its name: the folder under src/sections/ holding it (and its `schema.json`), and the last key of `path`
-   * (docs/architecture.md, "Names"); what `export --sections` takes.
-   */
+  /** Its name: the folder under src/sections/ holding it. */
   readonly name: string;
   /** Names it was known by before, still taken by `export --sections` (never shown). */
   readonly formerNames?: readonly string[];
@@ -153,12 +131,9 @@ export interface Section<Part extends object = object, FilePart extends object =
   owns(zone: ZoneBase & Part): boolean;
   /** The file's zone (schema-valid) → its part of the normalized desired zone, set on `out`. */
   normalize(file: FilePart, out: ZoneBase & Part): void;
-  /**
-   * The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for
-   * none.
-   */
+  /** The section read from the live zone, in the file's shape. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
-  /** What `validate --verbose` says of it (one or more parts of the zone's line), or nothing when absent. */
+  /** What `validate --verbose` says of it. */
   summary(zone: ZoneBase & Part): string[];
   /** The token permissions its calls need. */
   permissions: readonly SectionPermission[];
@@ -166,17 +141,11 @@ export interface Section<Part extends object = object, FilePart extends object =
   ids?: readonly IdShape[];
   /** Its semantic rules (what the schema cannot say), run on each file's document by `validate` and every load. */
   rules: readonly Rule[];
-  /**
-   * Why the section can be written only in a zone, never in a file's `defaults:` (it names objects that exist in one
-   * zone); absent: it may be a default, merged into every zone of the file.
-   */
+  /** Why the section can be written only in a zone, never in a file's `defaults:`. */
   readonly zoneOnly?: string;
   /** Its account-level list, when the API has one (an entry of `accounts:` holds it). */
   readonly account?: AccountSection<any, any>;
-  /**
-   * What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each (a page it
-   * fetches, a script it authorizes): the plan shows them and their diff with the base.
-   */
+  /** What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each. */
   auditChecks?(zone: ZoneBase & Part): string[] | undefined;
 }
 

@@ -1,5 +1,4 @@
-// Custom log fields: one `log_custom_field` rule (expression `true`) in the zone's `http_log_custom_fields` entry point
-// naming the request headers, response headers and cookies that Logpush adds to HTTP request records.
+// Custom log fields: one `log_custom_field` rule.
 // Spec: docs/configuration.md, `logs.custom_fields`.
 import type { DesiredCustomFields, ResponseFieldList } from "./types.js";
 import type { ZoneWithCustomFields } from "./types.js";
@@ -46,7 +45,7 @@ const PARAM_OF: Record<FieldList, string> = {
 export const LISTS = Object.keys(PARAM_OF) as FieldList[];
 /** The lists whose items carry `preserve_duplicates` (response headers, transformed and raw). */
 export const RESPONSE_LISTS: readonly ResponseFieldList[] = ["response_headers", "raw_response_headers"];
-/** The lists of the first file format: always shown in a plan, the newer ones only when they hold a name. */
+/** The lists of the first file format. */
 const CLASSIC: readonly FieldList[] = ["request_headers", "response_headers", "cookies"];
 
 /** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
@@ -79,7 +78,7 @@ function liveItems(rule: LiveRule, list: FieldList): Array<Record<string, unknow
 /** The key a name is matched by: header names case-insensitively, cookies exactly. */
 const keyOf = (list: FieldList, name: string) => (list === "cookies" ? name : name.toLowerCase());
 
-/** The field names a live rule logs, and the response headers whose duplicates it keeps (preserve_duplicates true). */
+/** The field names a live rule logs, and the response headers whose duplicates it keeps. */
 export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
   const lists = Object.fromEntries(
     LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]),
@@ -95,7 +94,7 @@ export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
   });
 }
 
-/** A new rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
+/** A new rule's action_parameters. */
 function customFieldParameters(fields: CustomFieldLists): Record<string, Array<Record<string, unknown>>> {
   const out: Record<string, Array<Record<string, unknown>>> = {};
   for (const list of LISTS) {
@@ -167,10 +166,7 @@ function isEmpty(fields: CustomFieldLists): boolean {
   return LISTS.every((l) => fields[l].length === 0);
 }
 
-/**
- * As a plan shows the fields: the first three lists always, the newer ones and preserve_duplicates when they hold
- * something.
- */
+/** As a plan shows the fields. */
 function fieldsOf(f: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];
@@ -204,7 +200,7 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const ep = live.entrypoint;
   const rules = logFieldRules(ep);
   const warnings: string[] = [];
-  // Another enabled rule logs fields of its own, so the file's exact set could never be met: the zone stops.
+  // Another enabled rule logs fields of its own, so the file's exact set could never be met.
   const othersOn = rules.slice(1).filter((r) => r.enabled !== false);
   if (othersOn.length > 0) {
     const ids = (list: LiveRule[]) => list.map((r) => r.id ?? "without an id").join(", ");

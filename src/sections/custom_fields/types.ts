@@ -1,5 +1,4 @@
-// The custom_fields section's part of a zone (under `logs`): in the desired state (normalized) and in the file (as the
-// schema guarantees it).
+// The custom_fields section's part of a zone.
 // Spec: docs/configuration.md, `logs.custom_fields`.
 import type { ZoneBase } from "../../model/index.js";
 
@@ -16,7 +15,7 @@ export interface DesiredCustomFields {
   /** raw_response_fields: response headers as the origin sent them. */
   raw_response_headers?: string[];
   cookies: string[];
-  /** `preserve_duplicates` the file states, by list and header name; a name without it keeps the live value. */
+  /** `preserve_duplicates` the file states, by list and header name. */
   preserve_duplicates?: Partial<Record<ResponseFieldList, Record<string, boolean>>>;
 }
 

@@ -1,5 +1,4 @@
-// The certificate authority report of `zoneform certificates`: which custom hostnames use which CA, flagging those
-// still on the CA whose cross-signed chain was retired, with the spec's advice per certificate type.
+// The certificate authority report of `zoneform certificates`.
 // Spec: docs/configuration.md, `custom_hostnames`.
 import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";

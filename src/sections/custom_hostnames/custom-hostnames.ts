@@ -1,5 +1,4 @@
-// Custom hostnames (SSL for SaaS): zoneform owns the certificate authority of each hostname the file lists, and its DCV
-// method when the file states one.
+// Custom hostnames (SSL for SaaS).
 // Spec: docs/configuration.md, `custom_hostnames`.
 import { AnswerShapeError } from "../../errors.js";
 import type { CertificateAuthority, DcvMethod, DesiredCustomHostname } from "./types.js";
@@ -15,22 +14,16 @@ const RESOURCE = "custom_hostname";
 /** The page size of the zone's list: the API's maximum for this endpoint. */
 export const LIST_PAGE_SIZE = 50;
 
-/** The most pages of the zone's list read (500 000 hostnames); past it a listed hostname is looked up alone. */
+/** The most pages of the zone's list read. */
 const MAX_LIST_PAGES = 10_000;
 
 /** The CA whose cross-signed chain was retired. */
 export const RETIRING_CA = "lets_encrypt";
 
-/**
- * The CA Cloudflare stopped issuing from (no new orders or renewals since 2023-10-26): a hostname on it is moved even
- * when the file leaves the choice to Cloudflare, since its certificate will not renew.
- */
+/** The CA Cloudflare stopped issuing from. */
 export const RETIRED_CA = "digicert";
 
-/**
- * The `ssl` fields a PATCH carries back as the live hostname has them (OpenAPI `customhostname` ssl, request side), in
- * the API's spelling; test/unit/sections/sdk-coverage.test.ts checks them against the SDK.
- */
+/** The `ssl` fields a PATCH carries back as the live hostname has them. */
 export const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
 /** The writable keys of `ssl.settings`, carried back the same way. */
 export const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
@@ -82,10 +75,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/**
- * The writable part of the live `ssl` object, only with values the API accepts in a PATCH; every other live value is
- * listed in `legacy` (as `field value`) and left out, so that it is not echoed.
- */
+/** The writable part of the live `ssl` object, only with values the API accepts in a PATCH. */
 function writableSsl(ssl: Record<string, unknown>): { writable: Record<string, unknown>; legacy: string[] } {
   const out: Record<string, unknown> = {};
   const legacy: string[] = [];
@@ -116,10 +106,7 @@ function issuerOf(ssl: Record<string, unknown>): string | undefined {
   return typeof ssl.issuer === "string" && ssl.issuer !== "" ? ssl.issuer : undefined;
 }
 
-/**
- * A hostname as the API answered it, checked: an id and a hostname are required (the zone fails to plan otherwise,
- * never a PATCH of `…/undefined`); ssl fields of the wrong type are left out.
- */
+/** A hostname as the API answered it, checked. */
 export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   if (!isObject(raw))
     throw new AnswerShapeError(
@@ -177,22 +164,19 @@ export function notStated(issuer: string | undefined): string {
   return `not stated (issued by ${issuer}${ca ? `, so ${ca}` : ""})`;
 }
 
-/** The CA a hostname is on: the one its answer states, else the one its certificate's issuer names. */
+/** The CA a hostname is on. */
 export function effectiveCa(h: LiveCustomHostname): string | undefined {
   return h.certificate_authority ?? caOfIssuer(h.issuer);
 }
 
-/**
- * Whether the live CA satisfies the file's: an explicit CA must match; `""` accepts whatever CA Cloudflare chose,
- * except the retired one.
- */
+/** Whether the live CA satisfies the file's. */
 export function caSatisfied(want: string, live: string): boolean {
   if (want === "") return live !== RETIRED_CA;
   return want === live;
 }
 
 async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Promise<LiveCustomHostname | null> {
-  // The filter is exact on Cloudflare's side; matching again here keeps us right if it ever is not.
+  // The filter is exact on Cloudflare's side.
   const all = await ctx.client.listAll<unknown>(zonePath(zoneId, "custom_hostnames"), { query: { hostname } });
   const found = listed(all, zoneId).find((h) => key(h.hostname) === key(hostname));
   return found ?? null;
@@ -275,10 +259,7 @@ function chainNotes(from: string, to: CertificateAuthority, method: string | und
   return notes;
 }
 
-/**
- * The PATCH `ssl` object: the live object's writable fields (method, type, bundle method, wildcard, settings) as they
- * are, those the API accepts only, with the CA and the method changed.
- */
+/** The PATCH `ssl` object. */
 export function patchSsl(
   live: LiveCustomHostname,
   ca: CertificateAuthority | undefined,
@@ -306,7 +287,7 @@ function methodProblem(zoneId: string, want: DesiredCustomHostname, live: LiveCu
     );
   }
   if (ACCEPTED.method!(live.method)) return undefined;
-  // The API requires a method beside a CA change (error 1434) and refuses the legacy one: the choice is the user's.
+  // The API requires a method beside a CA change.
   return (
     `custom hostname ${want.hostname}: its validation method is the legacy ` +
     `${JSON.stringify(live.method)}, which the API no longer accepts in a PATCH ` +
@@ -318,10 +299,7 @@ function methodProblem(zoneId: string, want: DesiredCustomHostname, live: LiveCu
   );
 }
 
-/**
- * The change (one PATCH) that gives a hostname the file's CA (`caTo`, when it changes) and method, or why it cannot be
- * made.
- */
+/** The change (one PATCH) that gives a hostname the file's CA. */
 function updateChange(
   zoneId: string,
   want: DesiredCustomHostname,
@@ -364,8 +342,7 @@ function updateChange(
         `API keeps a field a PATCH leaves out is unconfirmed`,
     );
   }
-  // A CA the file names is sent even when only the method changes (as the Terraform provider does); "" the file leaves
-  // to Cloudflare is sent only to move the hostname.
+  // A CA the file names is sent even when only the method changes.
   const ca = caTo ?? (want.certificate_authority !== "" ? want.certificate_authority : undefined);
   return {
     kind: "update",
@@ -462,7 +439,7 @@ function uploadedError(want: DesiredCustomHostname, live: LiveCustomHostname): s
   );
 }
 
-/** What stops the zone when the file names a CA and the answer tells none (no CA field, no known issuer). */
+/** What stops the zone when the file names a CA and the answer tells none. */
 function cannotTellError(zoneId: string, want: DesiredCustomHostname, live: LiveCustomHostname): string {
   const issuer = live.issuer
     ? `its certificate's issuer (${JSON.stringify(live.issuer)}) is none zoneform knows`
@@ -528,7 +505,7 @@ function fingerprintOf(h: LiveCustomHostname | null): unknown {
   };
 }
 
-/** The API's refusal to let a zone not on the Enterprise plan choose a CA (real-answers.md, "custom hostname CA"). */
+/** The API's refusal to let a zone not on the Enterprise plan choose a CA. */
 export const CA_NEEDS_ENTERPRISE = 1459;
 
 /** What to change in the file when the API refuses a hostname's CA with 1459. */

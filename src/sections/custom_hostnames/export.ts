@@ -1,5 +1,4 @@
-// Custom hostnames and their certificate authority. zoneform never lists hostnames when it plans (it looks up the ones
-// a file names), so export pages through the zone's whole list itself.
+// Custom hostnames and their certificate authority. zoneform never lists hostnames when it plans.
 // Spec: docs/configuration.md, `custom_hostnames`.
 import { effectiveCa, normalizeCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
 import type { SectionContext } from "../export-context.js";

@@ -1,5 +1,4 @@
-// The custom_hostnames section's part of a zone: in the desired state (normalized) and in the file (as the schema
-// guarantees it).
+// The custom_hostnames section's part of a zone.
 // Spec: docs/configuration.md, `custom_hostnames`.
 import type { ZoneBase } from "../../model/index.js";
 
@@ -11,7 +10,7 @@ export type DcvMethod = "http" | "txt" | "email";
 export interface DesiredCustomHostname {
   hostname: string;
   certificate_authority: CertificateAuthority;
-  /** The DCV method of the certificate: changed when it differs, sent with an order or a CA change. */
+  /** The DCV method of the certificate. */
   method?: DcvMethod;
 }
 

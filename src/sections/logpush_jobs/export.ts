@@ -91,7 +91,7 @@ export function destinationWithEnvRefs(destination: string, ctx: SectionContext,
   return out + escapeTemplates(destination.slice(from));
 }
 
-/** The options that differ from the API's defaults (field_names always), and the keys the file cannot hold. */
+/** The options that differ from the API's defaults. */
 export function exportedOutputOptions(options: Record<string, unknown>): {
   options: Record<string, unknown>;
   unknown: string[];
@@ -111,7 +111,7 @@ export function exportedOutputOptions(options: Record<string, unknown>): {
   return { options: out, unknown };
 }
 
-/** A job id as the file writes it: a number when YAML holds it exactly, else quoted. */
+/** A job id as the file writes it. */
 function exportedId(id: string): number | string {
   return Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
@@ -179,7 +179,7 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       out.output_options = options;
     }
     for (const k of UPLOAD_LIMITS) if (job[k]) out[k] = job[k];
-    // false is the default: a file without the key leaves it as it is, and plans clean.
+    // false is the default.
     if (job.filter_attack_traffic) out.filter_attack_traffic = true;
     jobs.push(out);
   }

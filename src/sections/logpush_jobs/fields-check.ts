@@ -1,6 +1,4 @@
-// The log fields a Logpush write names (the filter's keys, output_options.field_names) checked against the fields its
-// dataset has, as the API lists them (GET zones/{zone}/logpush/datasets/{dataset}/fields: an object whose keys are the
-// field names, values their descriptions).
+// The log fields a Logpush write names.
 // Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { distance } from "fastest-levenshtein";
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
@@ -32,10 +30,7 @@ export function filterKeys(node: unknown): string[] {
   return [...out];
 }
 
-/**
- * The fields a job's write body names: the filter it sends (the API's JSON string; `""` sends none) and the field_names
- * of the output_options it sends.
- */
+/** The fields a job's write body names. */
 export function fieldsWritten(body: Record<string, unknown>): NamedFields | undefined {
   const filter = typeof body.filter === "string" && body.filter.trim() !== "" ? filterKeys(parseJson(body.filter)) : [];
   const options = body.output_options;
@@ -96,10 +91,7 @@ interface Outcome {
   error?: unknown;
 }
 
-/**
- * The dataset's field names, read once per run for zones and once for accounts (`base` is the zone's or account's
- * path); a read another zone (or account) failed is made again for this one.
- */
+/** The dataset's field names, read once per run for zones and once for accounts. */
 async function datasetFields(ctx: ReadContext, base: string, dataset: string): Promise<ReadonlySet<string>> {
   const ask = (key: string) =>
     ctx.memo<Outcome>(key, () => {
@@ -132,7 +124,7 @@ function advice(err: ApiError | NetworkError, dataset: string, word: string): st
   return "run plan again; if it persists, check the dataset name";
 }
 
-/** The plan errors of one job's write: one per field it names that its dataset lacks, with close matches. */
+/** The plan errors of one job's write. */
 export async function checkJobFields(
   ctx: ReadContext,
   base: string,

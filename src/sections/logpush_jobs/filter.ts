@@ -1,4 +1,4 @@
-// Logpush filters: the object form written in YAML ({where: node}) and the compact JSON string the API stores.
+// Logpush filters: the object form written in YAML.
 // Spec: docs/configuration.md, `logs.logpush_jobs`.
 import type { FilterNode, LogpushFilter } from "./types.js";
 
@@ -30,7 +30,7 @@ function isGroup(node: unknown, op: "and" | "or"): node is Record<typeof op, unk
   return node !== null && typeof node === "object" && Array.isArray((node as Record<string, unknown>)[op]);
 }
 
-/** Counts operators the way the limit is understood here: every comparison (leaf) and every `and` / `or` group. */
+/** Counts operators the way the limit is understood here. */
 export function countFilterOperators(filter: LogpushFilter | FilterNode | null | undefined): number {
   if (!filter || typeof filter !== "object") return 0;
   const node = "where" in filter ? (filter as LogpushFilter).where : filter;

@@ -1,5 +1,4 @@
-// Semantic rules of the logpush section: one entry per job, exact ids, deprecated keys, filter limits and operator
-// values, `prune` without jobs, and secrets that must come from the environment.
+// Semantic rules of the logpush section.
 // Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { isSecretParam, safeDecode } from "../../redact.js";
 import { hasEnvReference } from "../../template.js";
@@ -58,10 +57,7 @@ function* jobLists(doc: unknown): Generator<{ list: unknown; pointer: string }> 
     yield { list: account.logpush_jobs, pointer: `${pointer}/logpush_jobs` };
 }
 
-/**
- * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat: Cloudflare's own
- * example has two jobs named example.com, one per dataset).
- */
+/** Two jobs are one when they pin one id, or pin none and share name and dataset. */
 export const uniqueJobs: Rule = (doc) => {
   const findings: Finding[] = [];
   const hint = (j: Rec) => {
@@ -82,7 +78,7 @@ export const uniqueJobs: Rule = (doc) => {
   return findings;
 };
 
-/** A job id the YAML reader could not hold exactly (beyond 2^53) would pin another job: write it quoted. */
+/** A job id the YAML reader could not hold exactly. */
 export const exactJobIds: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of everyJobOf(doc)) {
@@ -180,10 +176,7 @@ function flow(value: unknown): string {
   return String(value);
 }
 
-/**
- * `logpull_options` and `frequency` are deprecated by Cloudflare ("use output_options", "use max_upload_*"): a file
- * that states them is refused with the replacement to write, computed from what it states.
- */
+/** `logpull_options` and `frequency` are deprecated by Cloudflare. */
 const deprecatedJobKeys: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of everyJobOf(doc)) {
@@ -231,10 +224,7 @@ const deprecatedJobKeys: Rule = (doc) => {
   return findings;
 };
 
-/**
- * The datasets filter_attack_traffic applies to (cloudflare 7.3.0, resources/logpush/jobs.d.ts: "This option is
- * supported for the http_requests, firewall_events, and network_analytics_logs datasets").
- */
+/** The datasets filter_attack_traffic applies to. */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 /** filter_attack_traffic on another dataset is a value the job cannot hold: refused before any call. */
@@ -257,8 +247,7 @@ const attackTrafficDatasets: Rule = (doc) => {
 
 export const pruneNeedsJobs: Rule = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
 
-// Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a credential written
-// literally in the file would end up in plans, logs and version control.
+// Secrets come from the environment.
 
 /** Names of the secret query parameters of a destination whose value holds no `${env:…}` reference. */
 export function literalSecretParams(destination: string): string[] {

@@ -1,5 +1,4 @@
-// The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state (normalized) and in the
-// file (as the schema guarantees it).
+// The logpush section's part of a zone.
 // Spec: docs/configuration.md, `logs.logpush_jobs`.
 import type { ZoneBase } from "../../model/index.js";
 
@@ -14,7 +13,7 @@ export interface LogpushFilter {
 }
 
 export interface DesiredLogpushJob {
-  /** The live job this entry is (`id:` in the file, digits kept exact); without it name and dataset match. */
+  /** The live job this entry is. */
   id?: string;
   name: string;
   dataset: string;
@@ -58,7 +57,7 @@ export interface LogpushAccount {
   logpush_jobs?: DesiredLogpushJob[];
 }
 
-/** An account's plan unit as this section sees it (its `zone_id` is the account's id; `prune` is the entry's). */
+/** An account's plan unit as this section sees it. */
 export type AccountWithLogpush = ZoneBase & LogpushAccount & { prune: boolean };
 
 /** The section's part of an entry of `accounts:` in the file. */

@@ -8,10 +8,7 @@ import { clipJson } from "../../redact.js";
 /** Every Page Shield alert type starts with it: the family `prune` owns by default. */
 const PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
 
-/**
- * The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation describes them
- * (developers.cloudflare.com/page-shield/reference/alerts/).
- */
+/** The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation describes them. */
 export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_resources: "new resources (scripts, connections) detected on the zone's pages (daily)",
   scriptmonitor_alert_new_hosts: "resources loaded from host domains not seen before (hourly)",
@@ -29,10 +26,7 @@ export function isPageShieldAlert(alertType: string): boolean {
   return alertType.startsWith(PAGE_SHIELD_ALERT_PREFIX);
 }
 
-/**
- * Why a live policy is not scoped to zones of this configuration (`ours`), or undefined when every zone its filter
- * names is one: a policy whose filter names none alerts on every zone of the account, whoever's it is.
- */
+/** Why a live policy is not scoped to zones of this configuration. */
 export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlySet<string>): string | undefined {
   if (p.zones === undefined || p.zones.length === 0)
     return "its zone filter names no zone (it alerts on every zone of the account)";
@@ -42,7 +36,7 @@ export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlyS
   return `its zone filter names ${zones}, which this configuration does not declare`;
 }
 
-/** The fields a PUT may carry (the SDK's PolicyUpdateParams); the rest of a policy is the API's. */
+/** The fields a PUT may carry. */
 const WRITABLE_FIELDS = [
   "name",
   "alert_type",
@@ -53,7 +47,7 @@ const WRITABLE_FIELDS = [
   "filters",
 ] as const;
 
-/** A live notification policy: its id, the fields zoneform reads, and the writable fields as the API holds them. */
+/** A live notification policy. */
 export interface LiveNotification {
   id: string;
   name: string;
@@ -87,7 +81,7 @@ function mechanismIds(mechanisms: Record<string, unknown> | undefined, kind: str
   });
 }
 
-/** One policy of the list, checked: an id and an alert type are required, everything else read defensively. */
+/** One policy of the list, checked. */
 export function normalizeLivePolicy(raw: unknown, path: string): LiveNotification {
   const p = record(raw);
   if (!p || typeof p.id !== "string" || p.id === "" || typeof p.alert_type !== "string") {
@@ -105,7 +99,7 @@ export function normalizeLivePolicy(raw: unknown, path: string): LiveNotificatio
     id: p.id,
     name: typeof p.name === "string" ? p.name : "",
     alert_type: p.alert_type,
-    // The SDK marks `enabled` optional; a policy that does not say is not taken for an enabled one.
+    // The SDK marks `enabled` optional.
     enabled: p.enabled === true,
     ...(zones !== undefined ? { zones } : {}),
     email: mechanismIds(mechanisms, "email"),

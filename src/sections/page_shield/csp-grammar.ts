@@ -1,6 +1,4 @@
-// The grammar of a Content-Security-Policy value (CSP Level 3), as far as zoneform builds and checks one: `csp suggest`
-// makes its sources from hosts Page Shield reports (text an attacker chooses), and `validate` checks a Page Shield
-// policy's `value`.
+// The grammar of a Content-Security-Policy value.
 // Spec: docs/configuration.md, `page_shield`.
 
 /** The directives of CSP Level 3 (and the older ones browsers still read), lower-case. */
@@ -94,7 +92,7 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
 /** ASCII whitespace as CSP splits a directive by it. */
 const CSP_WHITESPACE = /[\t\n\f\r ]+/;
 
-/** The character of `text` a host-part cannot hold, named for a message; undefined when it is a host. */
+/** The character of `text` a host-part cannot hold, named for a message. */
 export function hostPartProblem(host: string): string | undefined {
   if (host === "") return "an empty host";
   if (HOST_CHARS.test(host)) return undefined;
@@ -115,10 +113,7 @@ function characterProblem(c: string): string {
   return `'${c}' is not a host character (letters, digits, '-' and '.')`;
 }
 
-/**
- * The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be one: every
- * character is checked against the grammar, none is escaped or dropped.
- */
+/** The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be one. */
 export function hostSource(o: {
   scheme: string;
   host: string;
@@ -143,7 +138,7 @@ export type CspSource =
   | { kind: "host"; scheme?: string; host: string; port?: string; path?: string }
   | { kind: "invalid"; problem: string };
 
-/** Reads one source expression of a source list (keyword, nonce, hash, scheme, host), or says why it is none. */
+/** Reads one source expression of a source list. */
 export function parseSource(token: string): CspSource {
   if (token === "*") return { kind: "star" };
   if (token.startsWith("'")) {
@@ -202,7 +197,7 @@ interface CspDirective {
   duplicate: boolean;
 }
 
-/** A policy as a browser reads it: `directives` holds the first of each name, `list` every one written. */
+/** A policy as a browser reads it. */
 export interface CspPolicy {
   directives: ReadonlyMap<string, readonly string[]>;
   list: readonly CspDirective[];
@@ -211,7 +206,7 @@ export interface CspPolicy {
 /** A directive name's characters (CSP3 directive-name); a browser ignores a directive with others. */
 const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
 
-/** Reads one serialized policy as CSP3 parses it: split at `;`, the first of duplicate directives kept. */
+/** Reads one serialized policy as CSP3 parses it. */
 export function parsePolicy(text: string): CspPolicy {
   const directives = new Map<string, readonly string[]>();
   const list: CspDirective[] = [];
@@ -227,10 +222,7 @@ export function parsePolicy(text: string): CspPolicy {
   return { directives, list };
 }
 
-/**
- * The policies of a Content-Security-Policy header value: a `,` separates policies (as it does the instances of a
- * header sent several times), and a policy without directives enforces nothing.
- */
+/** The policies of a Content-Security-Policy header value. */
 export function parseHeader(value: string): CspPolicy[] {
   return value
     .split(",")
@@ -238,7 +230,7 @@ export function parseHeader(value: string): CspPolicy[] {
     .filter((p) => p.directives.size > 0);
 }
 
-/** A policy value from directives and their sources, as CSP serializes one; an empty list is `'none'`. */
+/** A policy value from directives and their sources, as CSP serializes one. */
 export function serializePolicy(directives: ReadonlyArray<readonly [string, readonly string[]]>): string {
   return directives.map(([name, sources]) => `${name} ${sources.length > 0 ? sources.join(" ") : "'none'"}`).join("; ");
 }
@@ -268,8 +260,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
         "policy; percent-encode a ',' of a path as %2C, or write a second policy entry",
     });
   }
-  // A directive ends at "; " (the way CSP serializes a policy): a ';' between two characters of one token is a ';'
-  // inside a source, whatever follows it.
+  // A directive ends at ".
   const glued = /(?:^|[\t\n\f\r ])([^\t\n\f\r ;]+;[^\t\n\f\r ]+)/.exec(value);
   if (glued)
     out.push({
@@ -281,8 +272,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
     });
   for (const d of parsePolicy(value).list) {
     if (!CSP_DIRECTIVES.has(d.name)) {
-      // The first word is the policy's own (zoneform does not judge a value it cannot read); what follows a ';' must be
-      // a directive, or the ';' stood inside a source.
+      // The first word is the policy's own.
       if (d.afterSemicolon)
         out.push({
           severity: "error",
@@ -303,7 +293,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
   return out;
 }
 
-/** A warning for each token of a source list a browser would ignore (a `,` is the error above). */
+/** A warning for each token of a source list a browser would ignore. */
 function sourceWarnings(d: CspDirective): PolicyValueProblem[] {
   return d.values.flatMap((token): PolicyValueProblem[] => {
     if (token.includes(",")) return [];

@@ -10,7 +10,7 @@ export interface SelfOrigin {
   port?: number;
 }
 
-/** What part of a list a browser consults for a kind of load (CSP3 §6.1 and §6.7). */
+/** What part of a list a browser consults for a kind of load. */
 export type Aspect = "script" | "script-attr" | "style" | "style-attr" | "eval" | "url";
 
 /** A source list as a browser honours it for one aspect. */
@@ -196,7 +196,7 @@ function wanted(required: SourceList, self: SelfOrigin): { keys: Set<string>; at
   return w;
 }
 
-/** The page's URL sources that the required list does not cover (each URL of one matched by one of it). */
+/** The page's URL sources that the required list does not cover. */
 function uncoveredUrls(page: SourceList, required: SourceList, self: SelfOrigin, connect: boolean): string[] {
   const { keys, atoms: want } = wanted(required, self);
   // Only connect-src can request ws: and wss: URLs.

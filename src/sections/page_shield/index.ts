@@ -122,7 +122,7 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> & {
         }),
       );
     }
-    // The script inventory is declared here but never written to Cloudflare: no kind reads or plans it.
+    // The script inventory is declared here but never written to Cloudflare.
     const inv = ps.script_inventory;
     if (inv) {
       page.script_inventory = {

@@ -3,10 +3,7 @@
 import { hostPartProblem } from "./csp-grammar.js";
 import { hasUserinfo, invisibleCharacters, urlParts } from "./url-parts.js";
 
-/**
- * Whether `url` starts with the prefix `stem` at a boundary: either `stem` already holds the whole authority (it goes
- * on to a `/`, `?` or `#`), or what follows it in `url` starts one (or is nothing).
- */
+/** Whether `url` starts with the prefix `stem` at a boundary. */
 function startsAtBoundary(stem: string, url: string): boolean {
   if (!url.startsWith(stem)) return false;
   if (urlParts(stem)?.closed) return true;
@@ -26,10 +23,7 @@ export function isPrefix(pattern: string): boolean {
   return pattern.endsWith("*");
 }
 
-/**
- * Whether entry `a` covers everything entry `b` covers (an exact URL is covered by an equal URL or a prefix it starts
- * with; a prefix by a shorter or equal prefix).
- */
+/** Whether entry `a` covers everything entry `b` covers. */
 export function urlCovers(a: string, b: string): boolean {
   if (!isPrefix(a)) return !isPrefix(b) && a === b;
   return startsAtBoundary(a.slice(0, -1), isPrefix(b) ? b.slice(0, -1) : b);
@@ -59,7 +53,7 @@ function stripScheme(page: string): string {
   return page.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
 }
 
-/** What is wrong with a page pattern, or undefined: no scheme, no comma or space, `*` only at the ends. */
+/** What is wrong with a page pattern, or undefined. */
 export function pagePatternProblem(pattern: string): string | undefined {
   if (pattern.trim() === "" || /^\*+$/.test(pattern))
     return "a page pattern must name a host and path, e.g. example.com/checkout*";

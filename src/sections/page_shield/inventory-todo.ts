@@ -1,4 +1,4 @@
-// The mark a drafted justification carries until a person writes it (validate warns while it is there).
+// The mark a drafted justification carries until a person writes it.
 // Spec: docs/configuration.md, `page_shield`.
 
 /** What a drafted entry's justification says until a person writes it. */

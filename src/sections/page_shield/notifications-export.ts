@@ -40,7 +40,7 @@ export async function exportNotifications(
   let skipped = false;
   for (const p of live) {
     if (p.name.trim() === "") {
-      // The file needs a name; plan would otherwise delete it: prune is turned off for the account.
+      // The file needs a name.
       ctx.notes.warnings.push(
         `notification policy ${p.id} (${p.alert_type}) has no name and is not exported; prune: false keeps it`,
       );

@@ -14,17 +14,14 @@ import type { AccountWithNotifications, DesiredNotification } from "./types.js";
 
 const RESOURCE = "page_shield_notification_policy";
 
-/**
- * What the kind reads of an account: its policies, and the zones of this configuration (read with them, since the diff
- * sees only the account's unit), which decide the policies that are this file's.
- */
+/** What the kind reads of an account. */
 export interface NotificationsLive {
   policies: LiveNotification[];
   /** The zone ids the configuration declares. */
   zones: string[];
 }
 
-/** The alert types whose live policies prune may delete: every Page Shield alert and the ones declared. */
+/** The alert types whose live policies prune may delete. */
 export function ownedAlertTypes(desired: readonly DesiredNotification[]): (alertType: string) => boolean {
   const declared = new Set(desired.map((d) => d.alert_type));
   return (alertType) => isPageShieldAlert(alertType) || declared.has(alertType);
@@ -37,7 +34,7 @@ function mechanismsOf(email: readonly string[], webhooks: readonly string[]): Re
   };
 }
 
-/** The POST body of a new policy: only what the file says (mechanisms are required, `{}` for none). */
+/** The POST body of a new policy. */
 export function createBody(want: DesiredNotification): Record<string, unknown> {
   return {
     name: want.name,
@@ -73,7 +70,7 @@ const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefi
 /** What differs between an entry and the live policy it is, field by field. */
 function policyFieldDiffs(want: DesiredNotification, live: LiveNotification): FieldDiff[] {
   const out: FieldDiff[] = [];
-  // Only a pinned entry can differ in name or alert type: an unpinned one matches by them.
+  // Only a pinned entry can differ in name or alert type.
   if (want.name !== live.name) out.push({ field: "name", before: live.name, after: want.name });
   if (want.alert_type !== live.alert_type)
     out.push({ field: "alert_type", before: live.alert_type, after: want.alert_type });
@@ -92,7 +89,7 @@ function shown(live: LiveNotification): Record<string, unknown> {
   return rest;
 }
 
-/** The POST of a new policy, and how apply tells it apart after a lost answer (op.finds). */
+/** The POST of a new policy, and how apply tells it apart after a lost answer. */
 function createPolicyOp(accountId: string, want: DesiredNotification, known: string[]): Operation {
   return {
     method: "POST",
@@ -196,7 +193,7 @@ function pruned(
 
 export const notificationPolicies: ResourceKind<NotificationsLive, AccountWithNotifications> = {
   name: RESOURCE,
-  // After every zone's kinds: a zone filter may name a zone only once it exists (zones are not created).
+  // After every zone's kinds.
   order: 60,
   independentChanges: true,
   bodyFields: ["name", "alert_type", "enabled"],

@@ -1,15 +1,11 @@
-// The payment pages' security headers of the script inventory (`script_inventory.headers`, PCI DSS v4.0.1 11.6.1):
-// which page URLs `audit` fetches, and what each pinned header must be.
+// The payment pages' security headers of the script inventory.
 // Spec: docs/configuration.md, `page_shield`.
 import { invisibleCharacters, urlParts } from "./url-parts.js";
 
 /** The hosts a payment page may be fetched from over plain `http://`, when private addresses are allowed. */
 const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
-/**
- * The security headers `inventory --headers` drafts pins of, in this order: those present on the pages are pinned, any
- * other header only when a person pins it.
- */
+/** The security headers `inventory --headers` drafts pins of, in this order. */
 export const SECURITY_HEADERS: readonly string[] = [
   "content-security-policy",
   "content-security-policy-report-only",
@@ -23,10 +19,7 @@ export const SECURITY_HEADERS: readonly string[] = [
   "cross-origin-resource-policy",
 ];
 
-/**
- * Headers that carry a session or a credential: zoneform never keeps one a page sends (not pinned, not drafted, not in
- * any report), so a pin of one is refused.
- */
+/** Headers that carry a session or a credential. */
 const SESSION_HEADERS: readonly string[] = [
   "set-cookie",
   "set-cookie2",
@@ -77,15 +70,12 @@ function isLoopbackHttp(url: string): boolean {
   return parts?.scheme === "http" && LOOPBACK_HOSTS.includes(parts.host.toLowerCase());
 }
 
-/** Whether `url` is plain `http://` elsewhere: `audit` reports such a page and never fetches it, flag or not. */
+/** Whether `url` is plain `http://` elsewhere. */
 export function isInsecurePageUrl(url: string): boolean {
   return urlParts(url)?.scheme === "http" && !isLoopbackHttp(url);
 }
 
-/**
- * What is wrong with a page URL of `headers.urls`, or undefined: an absolute `https://` URL (plain `http://` passes
- * here: see isInsecurePageUrl), without user info, a space, a control or an invisible character.
- */
+/** What is wrong with a page URL of `headers.urls`, or undefined. */
 export function pageUrlProblem(url: string): string | undefined {
   const parts = urlParts(url);
   if (!parts || !/^https?$/.test(parts.scheme) || parts.host === "")
@@ -118,10 +108,7 @@ export function pageUrlProblem(url: string): string | undefined {
 /** An HTTP field name's characters (RFC 9110 token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/**
- * What is wrong with a pinned header name, or undefined: an HTTP field name, in lower case, and not one that carries a
- * session or a credential (isSessionHeader).
- */
+/** What is wrong with a pinned header name, or undefined. */
 export function headerNameProblem(name: string): string | undefined {
   if (!TOKEN.test(name))
     return (

@@ -1,5 +1,4 @@
-// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, each policy's CSP value
-// read as a browser reads it, and the script inventory's entries.
+// Semantic rules of the page_shield section.
 // Spec: docs/configuration.md, `page_shield`.
 import {
   asArray,
@@ -21,7 +20,7 @@ import { isTodoJustification } from "./inventory-todo.js";
 import { hasEnvReference } from "../../template.js";
 import { headerNameProblem, headerValueProblem, isInsecurePageUrl, pageUrlProblem } from "./page-headers.js";
 
-/** Two policies are one when they pin one id, or pin none and share a description (see identity-list.ts). */
+/** Two policies are one when they pin one id, or pin none and share a description. */
 export const uniquePolicies: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -41,14 +40,10 @@ export const uniquePolicies: Rule = (doc) => {
   return findings;
 };
 
-/** `prune` only says what happens to live policies the file does not list; without `policies` it does nothing. */
+/** `prune` only says what happens to live policies the file does not list. */
 export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies", "policies");
 
-/**
- * A policy's `value` is one Content-Security-Policy: a `,` would start a second policy and a `;` inside a token would
- * end the directive there (errors); unknown sources and repeated directives are warned about
- * (src/sections/page_shield/csp-grammar.ts).
- */
+/** A policy's `value` is one Content-Security-Policy. */
 const policyValues: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -70,12 +65,7 @@ const policyValues: Rule = (doc, ctx) => {
   return findings;
 };
 
-/**
- * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script urls absolute
- * with `*` only at the end, a written justification for every entry (a drafted TODO is warned about); duplicate or
- * overlapping entries (two equal urls or prefixes, a url a prefix covers) are warned about, as is a hash pin on a
- * prefix (it then applies to every script under it).
- */
+/** `script_inventory` (PCI DSS 6.4.3). */
 const scriptInventoryEntries: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -158,7 +148,7 @@ const scriptInventoryEntries: Rule = (doc) => {
   return findings;
 };
 
-/** Why a URL zoneform fetches itself is written as it is: a value put in would go to whatever host it names. */
+/** Why a URL zoneform fetches itself is written as it is. */
 const FETCHED_URL_TAKES_NO_ENV =
   "a payment page URL takes no ${env:…} value: zoneform fetches these URLs itself (audit -c, inventory " +
   "--headers), so a value put in would be sent to the host the URL names; write the URL as the browser requests it";
@@ -242,7 +232,7 @@ function* stringsIn(value: unknown, pointer: string): Generator<string> {
     for (const [k, v] of Object.entries(value as Rec)) yield* stringsIn(v, childPointer(pointer, k));
 }
 
-/** The script inventory is checked by audit and written to no one: no value of the environment goes in it. */
+/** The script inventory is checked by audit and written to no one. */
 const literalInventory: Rule = literalOnly(function* (doc) {
   for (const { zone, pointer } of zonesOf(doc)) {
     const base = `${pointer}/page_shield/script_inventory`;

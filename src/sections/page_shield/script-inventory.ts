@@ -1,5 +1,4 @@
-// Where the page_shield section keeps what other features build on: the script inventory of the file (read by `audit`,
-// `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API paths they read.
+// Where the page_shield section keeps what other features build on.
 // Spec: docs/configuration.md, `page_shield`.
 import { mapStrings } from "../../redact.js";
 import { shownTemplate } from "../../template.js";
@@ -20,16 +19,13 @@ export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory 
   return inventory && asText(inventory);
 }
 
-/**
- * The Page Shield policies a desired zone declares, if it manages them: `audit` expects the CSP of each enabled one in
- * what the payment pages send.
- */
+/** The Page Shield policies a desired zone declares, if it manages them. */
 export function declaredPoliciesOf(zone: PageShieldZone): readonly DesiredPolicy[] | undefined {
   const policies = zone.page_shield?.policies;
   return policies && asText(policies);
 }
 
-/** What audit compares with the pages and shows: the file's text (`$${` is `${`), a reference hidden. */
+/** What audit compares with the pages and shows. */
 function asText<T>(value: T): T {
   return mapStrings(value, shownTemplate) as T;
 }
@@ -60,7 +56,7 @@ export function pageShieldApiPath(
   return `zones/${zoneId}/page_shield/${list}`;
 }
 
-/** The inventory as a reviewer reads it, a line a page, script, fetched URL and pin (the plan shows their diff). */
+/** The inventory as a reviewer reads it, a line a page, script, fetched URL and pin. */
 export function inventoryLines(inventory: DesiredScriptInventory): string[] {
   const quoted = (v: string) => JSON.stringify(v);
   return [

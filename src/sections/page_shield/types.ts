@@ -1,5 +1,4 @@
-// The page_shield section's part of a zone: in the desired state (normalized) and in the file (as the schema guarantees
-// it).
+// The page_shield section's part of a zone.
 // Spec: docs/configuration.md, `page_shield`.
 import type { ZoneBase } from "../../model/index.js";
 
@@ -25,10 +24,7 @@ export interface DesiredPageShield {
   policies?: DesiredPolicy[];
   /** false keeps live policies that the file does not list. */
   prune: boolean;
-  /**
-   * The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3, 11.6.1): read by `audit`, `inventory --merge` and
-   * `csp suggest --from-inventory`; never written to Cloudflare.
-   */
+  /** The authorized scripts of the payment pages. */
   script_inventory?: DesiredScriptInventory;
 }
 
@@ -49,10 +45,7 @@ export interface DesiredScriptInventory {
   headers?: DesiredPageHeaders;
 }
 
-/**
- * The security headers of the payment pages (`script_inventory.headers`): `audit` fetches each URL and compares what it
- * sends with each pin; never written to Cloudflare.
- */
+/** The security headers of the payment pages. */
 export interface DesiredPageHeaders {
   /** Absolute page URLs (https://…; plain http:// only to a loopback host). */
   urls: string[];
@@ -83,17 +76,14 @@ export interface PageShieldFileZone {
   };
 }
 
-/**
- * A Cloudflare Notifications policy of an entry of `accounts:` (`notifications:`): a Page Shield alert
- * (`scriptmonitor_*`) or any other alert type, with who it notifies.
- */
+/** A Cloudflare Notifications policy of an entry of `accounts:`. */
 export interface DesiredNotification {
   /** The live policy this entry is (`id:` in the file); without it, name and alert_type match. */
   id?: string;
   name: string;
   alert_type: string;
   enabled: boolean;
-  /** The zone ids of its zone filter (`filters.zones`), names of the file's zones resolved; absent: every zone. */
+  /** The zone ids of its zone filter. */
   zones?: string[];
   /** E-mail addresses (`mechanisms.email`), in the file's order. */
   email: string[];

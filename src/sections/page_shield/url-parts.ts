@@ -1,10 +1,10 @@
-// A URL as Page Shield reports it is text an attacker chooses (a skimmer names its own URL).
+// A URL as Page Shield reports it is text an attacker chooses.
 // Spec: docs/configuration.md, `page_shield`.
 
 export interface UrlParts {
   /** Lower-cased, without `:`. */
   scheme: string;
-  /** Everything between `//` and the first `/`, `?`, `#` or `\` (a browser reads `\` as `/`). */
+  /** Everything between `//` and the first `/`, `?`, `#` or `\`. */
   authority: string;
   /** What stands before the last `@` of the authority (`user`, `user:pass`), when there is one. */
   userinfo?: string;
@@ -12,7 +12,7 @@ export interface UrlParts {
   host: string;
   /** The port as written, when there is one. */
   port?: string;
-  /** Whether the authority is followed by a `/`, `?`, `#` or `\` (not the end of the text). */
+  /** Whether the authority is followed by a `/`, `?`, `#` or `\`. */
   closed: boolean;
 }
 

@@ -1,4 +1,4 @@
-// Lists the file names one by one (CSP, Logpush, notification policies): a live object IS its id.
+// Lists the file names one by one.
 // Spec: docs/architecture.md.
 import type { Change } from "../../model/index.js";
 
@@ -15,10 +15,7 @@ export interface IdentityRule<D, L> {
   describeDesired: (d: D) => string;
   /** A live object in a message, its id first: `id 12 (name "x", dataset http_requests)`. */
   describeLive: (l: L) => string;
-  /**
-   * Whether an unpinned entry may take the one live object its hints found: undefined if so, else why not (the entry
-   * then stops with how to pin it).
-   */
+  /** Whether an unpinned entry may take the one live object its hints found. */
   claim?: (want: D, candidate: L) => string | undefined;
   /** What an error stops, in messages: "zone" (absent) or "account". */
   unit?: string;
@@ -45,7 +42,7 @@ export interface IdentityResult<D, L> {
 
 const PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
 
-/** The live list with each id once: identical repeats folded with a warning, differing ones an error. */
+/** The live list with each id once. */
 function distinctById<L>(
   live: readonly L[],
   rule: IdentityRule<unknown, L>,
@@ -169,7 +166,7 @@ export function matchIdentities<D, L>(
     failed: new Set(),
     errors,
   };
-  // Pins first, then hints among what the pins left: the order of the file does not matter.
+  // Pins first, then hints among what the pins left.
   for (const want of desired) {
     const pin = rule.pinOf(want);
     if (pin !== undefined) matchPin(m, byId, want, pin);

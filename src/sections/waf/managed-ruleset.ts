@@ -1,6 +1,4 @@
-// Reading the managed rulesets a zone deploys: the OWASP Core Ruleset (whose last rule carries the anomaly score
-// threshold and action, and whose `paranoia-level-N` categories pick the paranoia level) and the Cloudflare Managed
-// Ruleset.
+// Reading the managed rulesets a zone deploys.
 // Spec: docs/configuration.md, `waf`.
 import { AnswerShapeError, ApiError } from "../../errors.js";
 import { zonePath } from "../shared/fields.js";
@@ -27,7 +25,7 @@ export interface OwaspRuleset {
   paranoiaLevels: number[];
 }
 
-/** Where a managed ruleset is read: the account path when the account is known, else the zone's. */
+/** Where a managed ruleset is read. */
 export function managedRulesetPath(accountId: string | undefined, zoneId: string, rulesetId: string): string {
   return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
 }
@@ -99,7 +97,7 @@ export function deriveOwasp(raw: unknown): OwaspRuleset {
   };
 }
 
-/** The paranoia levels a level needs the ruleset to show (those it disables), that the answer does not show. */
+/** The paranoia levels a level needs the ruleset to show. */
 export function missingParanoiaLevels(level: number, managed: OwaspRuleset): number[] {
   const shown = new Set(managed.paranoiaLevels);
   const out: number[] = [];

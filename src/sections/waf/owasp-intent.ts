@@ -80,7 +80,7 @@ function paramsOf(rule: { action_parameters?: unknown }): ExecuteParameters | un
   return p && typeof p === "object" ? (p as ExecuteParameters) : undefined;
 }
 
-/** The intent a live execute rule expresses; what it does not override comes from the ruleset's defaults. */
+/** The intent a live execute rule expresses. */
 export function intentFrom(
   rule: { enabled?: unknown; action_parameters?: unknown },
   managed: OwaspRuleset,
@@ -137,11 +137,7 @@ function tunedCategories(live: readonly CategoryOverride[], level: number): Cate
   return out;
 }
 
-/**
- * The execute rule's action_parameters for an intent: built on the live ones (`version`, ruleset-wide overrides,
- * foreign category and rule overrides kept as they are), with the paranoia categories' `enabled` set and the last
- * rule's override set.
- */
+/** The execute rule's action_parameters for an intent. */
 export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
   const params: ExecuteParameters =
     live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };

@@ -1,4 +1,4 @@
-// The waf section's part of a zone: in the desired state (normalized) and in the file (as the schema guarantees it).
+// The waf section's part of a zone.
 // Spec: docs/configuration.md, `waf`.
 import type { ZoneBase } from "../../model/index.js";
 import type { SCORE_THRESHOLDS } from "./normalize.js";

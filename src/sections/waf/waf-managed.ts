@@ -1,6 +1,4 @@
-// The managed WAF rulesets a zone deploys in its `http_request_firewall_managed` entry point: the OWASP Core Ruleset,
-// tuned by intent (paranoia level, anomaly score threshold, action), and the Cloudflare Managed Ruleset (on/off,
-// optional ruleset-wide action).
+// The managed WAF rulesets a zone deploys in its `http_request_firewall_managed` entry point.
 // Spec: docs/configuration.md, `waf`.
 import type { DesiredCloudflareManaged, DesiredOwasp } from "./types.js";
 import type { ZoneWithWaf } from "./types.js";
@@ -71,7 +69,7 @@ interface Gathered {
 
 interface Planned {
   change: Change;
-  /** A rule to add: POSTed alone into an existing entry point, or with the others into a new one. */
+  /** A rule to add. */
   newRule?: Record<string, unknown> & { ref: string };
 }
 
@@ -119,7 +117,7 @@ function deployedRule(
   return { rule: found[0], base: { resource: RESOURCE, zone_id: zone.zone_id, identity } };
 }
 
-/** An update of the live rule by one PATCH of `set`; a rule without a usable id is an error instead. */
+/** An update of the live rule by one PATCH of `set`. */
 function updateRule(
   out: Gathered,
   live: LiveWaf,
@@ -294,7 +292,7 @@ function planCloudflareManaged(zone: ZoneWithWaf, want: DesiredCloudflareManaged
     return;
   }
   const before = { enabled: rule.enabled !== false, action: cfmAction(rule), expression: rule.expression };
-  // Disabled, only `enabled` is managed: action and expression stay as they are for when it is enabled again.
+  // Disabled, only `enabled` is managed.
   const after = want.enabled
     ? { enabled: true, action: want.action, expression: want.expression }
     : { enabled: false, action: before.action, expression: before.expression };
