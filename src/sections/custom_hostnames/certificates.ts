@@ -2,7 +2,7 @@
 // Spec: docs/configuration.md, `custom_hostnames`.
 import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";
-import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
+import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./live.js";
 
 interface HostnameCertificate {
   id: string;

@@ -1,6 +1,6 @@
 // Custom hostnames and their certificate authority. zoneform never lists hostnames when it plans.
 // Spec: docs/configuration.md, `custom_hostnames`.
-import { effectiveCa, normalizeCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
+import { effectiveCa, normalizeCustomHostname, notStated, RETIRED_CA } from "./live.js";
 import type { SectionContext } from "../export-context.js";
 
 const PER_PAGE = 50;
