@@ -192,6 +192,34 @@ export function logFieldRules(ep: Entrypoint | null): LiveRule[] {
   return (ep?.rules ?? []).filter((r) => r.action === "log_custom_field");
 }
 
+/** The rule (and the entry point, if the zone has none) that starts logging the file's fields. */
+function createChange(zoneId: string, ep: Entrypoint | null, want: CustomFieldLists): Change {
+  const body = {
+    action: "log_custom_field",
+    expression: "true",
+    description: "zoneform: custom log fields",
+    enabled: true,
+    ref: "zoneform-custom-fields",
+    action_parameters: customFieldParameters(want),
+  };
+  const operation = ep
+    ? addRuleOp(zoneId, ep.id, body, LOG_FIELDS_PHASE)
+    : createEntrypointOp(zoneId, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
+  return {
+    resource: RESOURCE,
+    zone_id: zoneId,
+    identity: IDENTITY,
+    kind: "create",
+    summary: `log ${describeLists(undefined, want)}`,
+    after: fieldsOf(want),
+    fields: [
+      ...LISTS.filter((l) => want[l].length > 0).map((l): FieldDiff => ({ field: l, after: want[l] })),
+      ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want),
+    ],
+    operations: [operation],
+  };
+}
+
 /** Pure: the change (at most one) that makes the zone log exactly the file's fields. */
 export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFields): DiffResult {
   const desired = zone.logs?.custom_fields;
@@ -226,29 +254,7 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
 
   if (!rule) {
     if (isEmpty(want)) return { changes: [], warnings };
-    const body = {
-      action: "log_custom_field",
-      expression: "true",
-      description: "zoneform: custom log fields",
-      enabled: true,
-      ref: "zoneform-custom-fields",
-      action_parameters: customFieldParameters(want),
-    };
-    const operation = ep
-      ? addRuleOp(zone.zone_id, ep.id, body, LOG_FIELDS_PHASE)
-      : createEntrypointOp(zone.zone_id, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
-    const change: Change = {
-      ...base,
-      kind: "create",
-      summary: `log ${describeLists(undefined, want)}`,
-      after: fieldsOf(want),
-      fields: [
-        ...LISTS.filter((l) => want[l].length > 0).map((l): FieldDiff => ({ field: l, after: want[l] })),
-        ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want),
-      ],
-      operations: [operation],
-    };
-    return { changes: [change], warnings };
+    return { changes: [createChange(zone.zone_id, ep, want)], warnings };
   }
 
   const before = fieldsOfRule(rule);
