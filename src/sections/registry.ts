@@ -18,7 +18,6 @@ import { waf } from "./waf/index.js";
 
 const REGISTRY = [pageShield, waf, customFields, logpushJobs, customHostnames] as const;
 
-/** A zone of the desired state. */
 export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY)[number]>>;
 /** An entry of `accounts:` in the desired state: its own fields and every section's account part. */
 export type DesiredAccount = AccountBase & UnionToIntersection<AccountPartOf<(typeof REGISTRY)[number]>>;

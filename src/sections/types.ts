@@ -92,7 +92,6 @@ export interface SectionContext {
   notes: ExportNotes;
 }
 
-/** An account as the engine plans it. */
 export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
 
 /** What an account's normalizer knows of the file its entry is in. */
@@ -101,7 +100,6 @@ interface AccountFileContext {
   zones: ReadonlyArray<{ zone_id: string; name?: string }>;
 }
 
-/** A section's part of an entry of `accounts:`. */
 export interface AccountSection<Part extends object = object, FilePart extends object = object> {
   /** The key of the list in an entry of `accounts:`, e.g. `logpush_jobs`. */
   readonly key: string;
@@ -117,7 +115,6 @@ export interface AccountSection<Part extends object = object, FilePart extends o
   permissions: readonly SectionPermission[];
 }
 
-/** A section of the file. */
 export interface Section<Part extends object = object, FilePart extends object = object> {
   /** Its name: the folder under src/sections/ holding it. */
   readonly name: string;

@@ -143,7 +143,6 @@ function preserveChanges(before: CustomFieldLists, want: CustomFieldLists): Fiel
   return out;
 }
 
-/** Equal as sets. */
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   const set = new Set(a);
   return a.length === b.length && b.every((n) => set.has(n));
@@ -166,7 +165,6 @@ function isEmpty(fields: CustomFieldLists): boolean {
   return LISTS.every((l) => fields[l].length === 0);
 }
 
-/** As a plan shows the fields. */
 function fieldsOf(f: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];

@@ -37,7 +37,6 @@ function count(info: Record<string, unknown> | undefined, field: string): number
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
-/** One read of the zone's list. */
 async function readListed(
   ctx: ReadContext,
   zoneId: string,

@@ -49,7 +49,6 @@ function chainNotes(from: string, to: CertificateAuthority, method: string | und
   return notes;
 }
 
-/** The PATCH `ssl` object. */
 export function patchSsl(
   live: LiveCustomHostname,
   ca: CertificateAuthority | undefined,

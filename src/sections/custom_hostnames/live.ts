@@ -151,7 +151,6 @@ export function notStated(issuer: string | undefined): string {
   return `not stated (issued by ${issuer}${ca ? `, so ${ca}` : ""})`;
 }
 
-/** The CA a hostname is on. */
 export function effectiveCa(h: LiveCustomHostname): string | undefined {
   return h.certificate_authority ?? caOfIssuer(h.issuer);
 }

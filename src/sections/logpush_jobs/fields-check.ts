@@ -70,7 +70,6 @@ function fieldsPath(base: string, dataset: string): string {
   return [base, "logpush", "datasets", dataset, "fields"].join("/");
 }
 
-/** The field names of a fields answer. */
 export function parseFieldsAnswer(res: unknown, path: string): ReadonlySet<string> {
   const bad = (why: string) =>
     new AnswerShapeError(

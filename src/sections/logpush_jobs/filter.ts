@@ -23,7 +23,6 @@ export const FILTER_OPERATORS = [
   "!in",
 ] as const;
 
-/** Operators whose value is a list. */
 export const LIST_OPERATORS: ReadonlySet<string> = new Set(["in", "!in"]);
 
 function isGroup(node: unknown, op: "and" | "or"): node is Record<typeof op, unknown[]> {

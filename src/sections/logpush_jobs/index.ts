@@ -75,7 +75,6 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
   account: accountPart,
 };
 
-/** A job id as the file wrote it. */
 function jobIdText(id: unknown): string | undefined {
   if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
   if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");

@@ -69,7 +69,6 @@ export function outputDefaults(outputType: unknown): Record<string, unknown> {
 /** comparableOutputOptions of each options object already compared: a job's are compared several times per plan. */
 const comparable = new WeakMap<Record<string, unknown>, Readonly<Record<string, unknown>>>();
 
-/** The form output_options are compared in. */
 export function comparableOutputOptions(options: Record<string, unknown>): Readonly<Record<string, unknown>> {
   let out = comparable.get(options);
   if (!out) {
@@ -91,7 +90,6 @@ export function heldOutputOptions(options: Record<string, unknown>): Record<stri
   return withoutNulls(fixCveKey(options));
 }
 
-/** The output_options a PUT sends for the file's. */
 export function outputOptionsToSend(
   desired: Record<string, unknown>,
   live: Record<string, unknown> | undefined,
@@ -299,7 +297,6 @@ export function stripDestinationSecrets(destination: string): string {
   return `${out.slice(0, q)}${kept.length > 0 ? `?${kept.join("&")}` : ""}${out.slice(end)}`;
 }
 
-/** The credentials of a destination. */
 export function destinationSecretValues(destination: string): string[] {
   const out = new Set<string>();
   for (const c of destinationCredentials(destination)) {

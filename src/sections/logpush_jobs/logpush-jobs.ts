@@ -135,5 +135,4 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
 /** A zone's Logpush jobs (`logs.logpush_jobs`). */
 export const logpushJobs = logpushJobsKind(ZONE_SCOPE);
 
-/** An account's Logpush jobs (`logpush_jobs` of an entry of `accounts:`). */
 export const accountLogpushJobs = logpushJobsKind(ACCOUNT_SCOPE);

@@ -47,7 +47,6 @@ const WRITABLE_FIELDS = [
   "filters",
 ] as const;
 
-/** A live notification policy. */
 export interface LiveNotification {
   id: string;
   name: string;
@@ -81,7 +80,6 @@ function mechanismIds(mechanisms: Record<string, unknown> | undefined, kind: str
   });
 }
 
-/** One policy of the list, checked. */
 export function normalizeLivePolicy(raw: unknown, path: string): LiveNotification {
   const p = record(raw);
   if (!p || typeof p.id !== "string" || p.id === "" || typeof p.alert_type !== "string") {

@@ -37,7 +37,6 @@ const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
   "worker-src",
 ]);
 
-/** The directives whose value is a source list. */
 const SOURCE_LIST_DIRECTIVES: ReadonlySet<string> = new Set([
   "base-uri",
   "child-src",
@@ -197,7 +196,6 @@ interface CspDirective {
   duplicate: boolean;
 }
 
-/** A policy as a browser reads it. */
 export interface CspPolicy {
   directives: ReadonlyMap<string, readonly string[]>;
   list: readonly CspDirective[];

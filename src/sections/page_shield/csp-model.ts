@@ -38,7 +38,6 @@ const FETCH_NAMES: ReadonlySet<string> = new Set(EFFECTIVE.flatMap((e) => e.chai
 /** Directives that only report: they restrict nothing (Cloudflare adds its own). */
 const REPORTING: ReadonlySet<string> = new Set(["report-uri", "report-to"]);
 
-/** Tokens shown in one reason. */
 const MAX_TOKENS = 3;
 
 export interface CspJudgement {

@@ -61,7 +61,6 @@ export {
   scriptInventoryPointer,
 } from "./script-inventory.js";
 
-/** `notifications` of an entry of `accounts:`. */
 const accountPart: AccountSection<NotificationsAccount, NotificationsFileAccount> = {
   key: "notifications",
   kinds: [notificationPolicies],

@@ -53,7 +53,6 @@ function stripScheme(page: string): string {
   return page.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
 }
 
-/** What is wrong with a page pattern, or undefined. */
 export function pagePatternProblem(pattern: string): string | undefined {
   if (pattern.trim() === "" || /^\*+$/.test(pattern))
     return "a page pattern must name a host and path, e.g. example.com/checkout*";

@@ -153,7 +153,6 @@ const FETCHED_URL_TAKES_NO_ENV =
   "a payment page URL takes no ${env:…} value: zoneform fetches these URLs itself (audit -c, inventory " +
   "--headers), so a value put in would be sent to the host the URL names; write the URL as the browser requests it";
 
-/** `script_inventory.headers`. */
 const pageHeaderEntries: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {

@@ -4,7 +4,6 @@ import { mapStrings } from "../../redact.js";
 import { shownTemplate } from "../../template.js";
 import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./types.js";
 
-/** The inventory's keys in a zone of the file. */
 export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as const;
 /** Where the policies sit in a zone, as messages name them (`csp suggest` proposes them). */
 export const POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
@@ -35,7 +34,7 @@ export function policiesPointer(zonePointer: string): string {
   return `${zonePointer}/${POLICIES_PATH.split(".").join("/")}`;
 }
 
-/** The JSON pointer of the inventory in the zone at `zonePointer` (e.g. `/zones/0`). */
+/** The JSON pointer of the inventory in the zone at `zonePointer`. */
 export function scriptInventoryPointer(zonePointer: string): string {
   return `${zonePointer}/${SCRIPT_INVENTORY_KEYS.join("/")}`;
 }

@@ -45,7 +45,6 @@ export interface DesiredScriptInventory {
   headers?: DesiredPageHeaders;
 }
 
-/** The security headers of the payment pages. */
 export interface DesiredPageHeaders {
   /** Absolute page URLs (https://…; plain http:// only to a loopback host). */
   urls: string[];
@@ -61,7 +60,6 @@ export interface PageShieldZone {
 /** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithPageShield = ZoneBase & PageShieldZone;
 
-/** The section's part of a zone in the file. */
 export interface PageShieldFileZone {
   page_shield?: Omit<DesiredPageShield, "prune" | "policies"> & {
     prune?: boolean;

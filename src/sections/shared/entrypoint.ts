@@ -96,7 +96,6 @@ export function foreignRulesFingerprint(ep: Entrypoint | null, owned: ReadonlySe
   };
 }
 
-/** The writable part of a live rule. */
 export function writableRule(rule: LiveRule): Record<string, unknown> {
   return Object.fromEntries(Object.entries(rule).filter(([k, v]) => !READ_ONLY.has(k) && v !== undefined));
 }

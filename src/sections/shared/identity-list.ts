@@ -178,7 +178,6 @@ export function matchIdentities<D, L>(
   return { matches, unmatched, live, errors, warnings };
 }
 
-/** A `-` change that deletes one live item with one DELETE. */
 export function deleteItemChange(args: {
   resource: string;
   zoneId: string;

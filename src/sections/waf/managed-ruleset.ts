@@ -25,7 +25,6 @@ export interface OwaspRuleset {
   paranoiaLevels: number[];
 }
 
-/** Where a managed ruleset is read. */
 export function managedRulesetPath(accountId: string | undefined, zoneId: string, rulesetId: string): string {
   return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
 }
