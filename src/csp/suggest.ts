@@ -21,7 +21,6 @@ export interface ExcludedHost {
   reasons: string[];
 }
 
-/** What was dropped from the suggestion and why. */
 export interface DroppedSource {
   kind: CspItemKind | "page host";
   /** The host (as the parser or the API gave it; printable by the renderer). */
@@ -29,14 +28,12 @@ export interface DroppedSource {
   /** An item's URL that was dropped (the first one seen). */
   example: string;
   reason: string;
-  /** Items dropped for this reason from this host. */
   count: number;
 }
 
 export interface CspSuggestion {
   script_src: string[];
   connect_src: string[];
-  /** `script-src …; connect-src …` */
   value: string;
   /** Malicious hosts left out, worst (most items) first. */
   excluded: ExcludedHost[];
@@ -46,13 +43,10 @@ export interface CspSuggestion {
   page_hosts: string[];
   /** URLs not valid as a CSP source or from a look-alike host, and page hosts not valid in an expression. */
   dropped: DroppedSource[];
-  /** Dropped rows beyond the ones kept (MAX_DROPPED). */
   dropped_more: number;
   /** Items read, items whose URL gave no origin (data:, blob:, relative), items dropped. */
   counts: { scripts: number; connections: number; skipped: number; dropped: number };
-  /** The js_integrity_score below which a script counted as malicious. */
   malicious_below: number;
-  /** The magecart, malware and cryptomining score below which a script counted as malicious. */
   threat_below: number;
 }
 
@@ -123,7 +117,6 @@ export class CspSuggester {
     return this.opts.threatBelow ?? THREAT_SCORE_THRESHOLD;
   }
 
-  /** Adds one item as the API lists it. */
   add(kind: CspItemKind, raw: Record<string, unknown>): void {
     if (kind === "script") this.counts.scripts += 1;
     else this.counts.connections += 1;

@@ -22,7 +22,6 @@ const ALL: ReadonlyArray<SectionPermission> = [
   ...ACCOUNT_SECTIONS.flatMap((s) => s.permissions),
 ];
 
-/** A token permission, as the dashboard names it. */
 interface RequiredPermission {
   name: string;
   level: PermissionLevel;
@@ -42,7 +41,6 @@ function requiredPermission(method: string, path: string): RequiredPermission | 
   return { name: best.p.name, level: method === "GET" ? best.p.read : best.p.write, scope: best.p.scope };
 }
 
-/** Which token permission an API area needs, for the 403 message. */
 export function permissionHint(method: string, path: string): string | undefined {
   const p = requiredPermission(method, path);
   return p && `the "${p.name}: ${p.level}" permission on the ${p.scope}`;

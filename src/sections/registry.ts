@@ -23,7 +23,6 @@ export type DesiredZone = ZoneBase & UnionToIntersection<PartOf<(typeof REGISTRY
 export type DesiredAccount = AccountBase & UnionToIntersection<AccountPartOf<(typeof REGISTRY)[number]>>;
 /** The desired state: the file validated and normalized (defaults filled), with every section. */
 export type DesiredState = DesiredStateOf<DesiredZone, DesiredAccount>;
-/** A zone as the file writes it once the schema holds. */
 export type FileZone = { zone_id: string; name?: string; account_id?: string } & UnionToIntersection<
   FilePartOf<(typeof REGISTRY)[number]>
 >;
@@ -31,7 +30,6 @@ export type FileZone = { zone_id: string; name?: string; account_id?: string } &
 /** @public scripts/docs-keys.mjs imports it from dist/ (knip cannot follow that path). */
 export const SECTIONS: readonly Section<any, any>[] = REGISTRY;
 
-/** Every resource kind of every section, in apply order. */
 export const RESOURCE_KINDS: readonly ResourceKind<any, DesiredZone>[] = SECTIONS.flatMap((s) => s.kinds).sort(
   (a, b) => a.order - b.order,
 );
@@ -41,7 +39,6 @@ export const ACCOUNT_SECTIONS: readonly AccountSection<any, any>[] = SECTIONS.fl
   s.account ? [s.account] : [],
 );
 
-/** Every resource kind of an account's unit, in apply order. */
 export const ACCOUNT_KINDS: readonly ResourceKind<any, any>[] = ACCOUNT_SECTIONS.flatMap((s) => s.kinds).sort(
   (a, b) => a.order - b.order,
 );

@@ -56,7 +56,6 @@ export function literalOnly(pick: (doc: unknown) => Iterable<{ pointer: string; 
   };
 }
 
-/** Each zone mapping of the document with its pointer. */
 export function* zonesOf(doc: unknown): Generator<{ zone: Rec; pointer: string }> {
   const zones = asArray(asRecord(doc)?.zones);
   for (let i = 0; i < zones.length; i++) {
@@ -65,7 +64,6 @@ export function* zonesOf(doc: unknown): Generator<{ zone: Rec; pointer: string }
   }
 }
 
-/** Each entry of the document's `accounts:` with its pointer. */
 export function* accountsOf(doc: unknown): Generator<{ account: Rec; pointer: string }> {
   const accounts = asArray(asRecord(doc)?.accounts);
   for (let i = 0; i < accounts.length; i++) {
@@ -74,7 +72,6 @@ export function* accountsOf(doc: unknown): Generator<{ account: Rec; pointer: st
   }
 }
 
-/** Each mapping of `list` with its pointer. */
 export function* itemsOf(list: unknown, pointer: string): Generator<{ item: Rec; pointer: string; index: number }> {
   const items = asArray(list);
   for (let i = 0; i < items.length; i++) {
@@ -111,7 +108,6 @@ export function duplicates(
   return findings;
 }
 
-/** Entries of a list of objects identified by id. */
 export function duplicateEntries(
   list: unknown,
   pointer: string,

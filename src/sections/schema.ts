@@ -22,7 +22,6 @@ function addAll(target: Json, from: Json | undefined, what: string): void {
   }
 }
 
-/** The whole schema from the base and the fragments, in order. */
 export function assembleSchema(
   base: Json,
   fragments: ReadonlyArray<{ folder: string; fragment: SchemaFragment }>,

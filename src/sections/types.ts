@@ -48,7 +48,6 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
 /** A token permission level, as the dashboard names it ("Edit" is the API's "Write"). */
 export type PermissionLevel = "Read" | "Edit";
 
-/** A token permission a section's calls need. */
 export interface SectionPermission {
   /** As the dashboard names it: "Page Shield", "Zone WAF", … */
   name: string;
@@ -83,7 +82,6 @@ export interface ExportNotes {
   remarks: string[];
 }
 
-/** What a section's exporter reads through, and where it leaves its notes. */
 export interface SectionContext {
   read: ReadContext;
   /** The zone exported, or with `scope: "account"` the account. */
@@ -96,27 +94,21 @@ export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
 
 /** What an account's normalizer knows of the file its entry is in. */
 interface AccountFileContext {
-  /** The zones of the file, as written (`zone_id`, `name`). */
   zones: ReadonlyArray<{ zone_id: string; name?: string }>;
 }
 
 export interface AccountSection<Part extends object = object, FilePart extends object = object> {
   /** The key of the list in an entry of `accounts:`, e.g. `logpush_jobs`. */
   readonly key: string;
-  /** The kinds that read, diff and apply it, in the account's unit. */
   readonly kinds: readonly ResourceKind<any, AccountUnit & Part>[];
   /** The entry (schema-valid) → its part of the normalized account, set on `out`. */
   normalize(entry: FilePart, out: AccountBase & Part, file: AccountFileContext): void;
-  /** The list read from the live account, in the file's shape. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
-  /** What `validate --verbose` says of it. */
   summary(account: AccountBase & Part): string[];
-  /** The token permissions its calls need (scope account). */
   permissions: readonly SectionPermission[];
 }
 
 export interface Section<Part extends object = object, FilePart extends object = object> {
-  /** Its name: the folder under src/sections/ holding it. */
   readonly name: string;
   /** Names it was known by before, still taken by `export --sections` (never shown). */
   readonly formerNames?: readonly string[];
@@ -124,15 +116,11 @@ export interface Section<Part extends object = object, FilePart extends object =
   readonly path: string;
   /** The resource kinds that read, diff and apply it (each with its apply `order`). */
   readonly kinds: readonly ResourceKind<any, ZoneBase & Part>[];
-  /** Whether the zone's file declares the section. */
   owns(zone: ZoneBase & Part): boolean;
   /** The file's zone (schema-valid) → its part of the normalized desired zone, set on `out`. */
   normalize(file: FilePart, out: ZoneBase & Part): void;
-  /** The section read from the live zone, in the file's shape. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
-  /** What `validate --verbose` says of it. */
   summary(zone: ZoneBase & Part): string[];
-  /** The token permissions its calls need. */
   permissions: readonly SectionPermission[];
   /** The form of the ids under the API collections it calls, for the client's "malformed id" message. */
   ids?: readonly IdShape[];
@@ -149,11 +137,8 @@ export interface Section<Part extends object = object, FilePart extends object =
 /** A section's part of an account, from its declaration (never: it has none). */
 export type AccountPartOf<S> = S extends { account: AccountSection<infer P, any> } ? P : never;
 
-/** A section's part of a desired zone, from its declaration. */
 export type PartOf<S> = S extends Section<infer P, any> ? P : never;
-/** A section's part of a zone in the file, from its declaration. */
 export type FilePartOf<S> = S extends Section<any, infer F> ? F : never;
-/** A union of object types → their intersection (`A | B` → `A & B`). */
 export type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I
   : never;

@@ -32,7 +32,6 @@ export type FieldList =
   | "response_headers"
   | "raw_response_headers"
   | "cookies";
-/** The lists with every key filled in: what normalizeCustomFields returns. */
 export type CustomFieldLists = Record<FieldList, string[]> & Pick<DesiredCustomFields, "preserve_duplicates">;
 /** File list → the rule's action_parameters key (cloudflare-go LogCustomFieldRuleActionParameters). */
 const PARAM_OF: Record<FieldList, string> = {
@@ -45,7 +44,6 @@ const PARAM_OF: Record<FieldList, string> = {
 export const LISTS = Object.keys(PARAM_OF) as FieldList[];
 /** The lists whose items carry `preserve_duplicates` (response headers, transformed and raw). */
 export const RESPONSE_LISTS: readonly ResponseFieldList[] = ["response_headers", "raw_response_headers"];
-/** The lists of the first file format. */
 const CLASSIC: readonly FieldList[] = ["request_headers", "response_headers", "cookies"];
 
 /** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
@@ -78,7 +76,6 @@ function liveItems(rule: LiveRule, list: FieldList): Array<Record<string, unknow
 /** The key a name is matched by: header names case-insensitively, cookies exactly. */
 const keyOf = (list: FieldList, name: string) => (list === "cookies" ? name : name.toLowerCase());
 
-/** The field names a live rule logs, and the response headers whose duplicates it keeps. */
 export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
   const lists = Object.fromEntries(
     LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]),
@@ -94,7 +91,6 @@ export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
   });
 }
 
-/** A new rule's action_parameters. */
 function customFieldParameters(fields: CustomFieldLists): Record<string, Array<Record<string, unknown>>> {
   const out: Record<string, Array<Record<string, unknown>>> = {};
   for (const list of LISTS) {
@@ -185,7 +181,6 @@ function describeLists(before: CustomFieldLists | undefined, after: CustomFieldL
   return parts.join("; ");
 }
 
-/** The rules of the entry point that set custom log fields, in order. */
 export function logFieldRules(ep: Entrypoint | null): LiveRule[] {
   return (ep?.rules ?? []).filter((r) => r.action === "log_custom_field");
 }

@@ -54,7 +54,6 @@ export const lowerCaseHeaders: Rule = (doc) => {
   return findings;
 };
 
-/** A field listed twice in the same list. */
 export const uniqueCustomFields: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { fields, pointer } of customFieldsOf(doc)) {

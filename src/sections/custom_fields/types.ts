@@ -22,15 +22,12 @@ export interface DesiredCustomFields {
 /** A list item as the file writes it: a name, or (response lists) `{name, preserve_duplicates}`. */
 export type FileFieldItem = string | { name: string; preserve_duplicates?: boolean };
 
-/** The section's part of a desired zone (the `logs` container is shared with other sections). */
 export interface CustomFieldsZone {
   logs?: { custom_fields?: DesiredCustomFields };
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithCustomFields = ZoneBase & CustomFieldsZone;
 
-/** The section's part of a zone in the file. */
 export interface CustomFieldsFileZone {
   logs?: { custom_fields?: Partial<Record<keyof DesiredCustomFields, FileFieldItem[]>> };
 }

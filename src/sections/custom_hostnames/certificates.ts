@@ -9,14 +9,12 @@ interface HostnameCertificate {
   hostname: string;
   /** `""`: the service's default CA; null: the answer has no `certificate_authority` (not stated). */
   certificate_authority: string | null;
-  /** The certificate's issuer, when the answer states it. */
   issuer?: string;
   ssl_status?: string;
   method?: string;
   type?: string;
   /** The certificate was uploaded: no CA applies. */
   uploaded?: true;
-  /** Still set to the retiring CA. */
   flagged: boolean;
 }
 

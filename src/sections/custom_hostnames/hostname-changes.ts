@@ -88,7 +88,6 @@ function methodProblem(zoneId: string, want: DesiredCustomHostname, live: LiveCu
   );
 }
 
-/** The change (one PATCH) that gives a hostname the file's CA. */
 function updateChange(
   zoneId: string,
   want: DesiredCustomHostname,
@@ -159,7 +158,6 @@ function updateChange(
   };
 }
 
-/** A hostname whose answer has no `ssl`: no certificate was ordered. */
 function orderChange(
   zoneId: string,
   want: DesiredCustomHostname,

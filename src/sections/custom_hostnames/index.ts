@@ -10,7 +10,6 @@ export type * from "./types.js";
 // What `certificates` shows: the report of the live hostnames' certificate authorities.
 export { buildCertificateReport, renderCertificateReportText } from "./certificates.js";
 
-/** The zone's custom hostnames in the API, relative to the base. */
 export function customHostnamesApiPath(zoneId: string): string {
   return `zones/${zoneId}/custom_hostnames`;
 }

@@ -6,7 +6,6 @@ export interface IssuerRow {
   ca: "lets_encrypt" | "google" | "ssl_com" | "digicert";
   /** An issuer holding one of these (after normalizing) is this CA's. */
   contains: readonly string[];
-  /** An issuer starting with one of these is this CA's. */
   startsWith?: readonly string[];
 }
 
@@ -23,7 +22,6 @@ function normalizeIssuer(issuer: string): string {
   return issuer.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
-/** The CA id an issuer names, or undefined when no row. */
 export function caOfIssuer(issuer: string | undefined): IssuerRow["ca"] | undefined {
   if (issuer === undefined) return undefined;
   const text = normalizeIssuer(issuer);

@@ -4,10 +4,8 @@ import { AnswerShapeError } from "../../errors.js";
 import { caOfIssuer } from "./issuer.js";
 import { clipJson } from "../../redact.js";
 
-/** The CA whose cross-signed chain was retired. */
 export const RETIRING_CA = "lets_encrypt";
 
-/** The CA Cloudflare stopped issuing from. */
 export const RETIRED_CA = "digicert";
 
 /** The `ssl` fields a PATCH carries back as the live hostname has them. */
@@ -93,7 +91,6 @@ function issuerOf(ssl: Record<string, unknown>): string | undefined {
   return typeof ssl.issuer === "string" && ssl.issuer !== "" ? ssl.issuer : undefined;
 }
 
-/** A hostname as the API answered it, checked. */
 export function normalizeCustomHostname(raw: unknown): LiveCustomHostname {
   if (!isObject(raw))
     throw new AnswerShapeError(
@@ -155,7 +152,6 @@ export function effectiveCa(h: LiveCustomHostname): string | undefined {
   return h.certificate_authority ?? caOfIssuer(h.issuer);
 }
 
-/** Whether the live CA satisfies the file's. */
 export function caSatisfied(want: string, live: string): boolean {
   if (want === "") return live !== RETIRED_CA;
   return want === live;

@@ -10,19 +10,15 @@ export type DcvMethod = "http" | "txt" | "email";
 export interface DesiredCustomHostname {
   hostname: string;
   certificate_authority: CertificateAuthority;
-  /** The DCV method of the certificate. */
   method?: DcvMethod;
 }
 
-/** The section's part of a desired zone. */
 export interface CustomHostnamesZone {
   custom_hostnames?: DesiredCustomHostname[];
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithCustomHostnames = ZoneBase & CustomHostnamesZone;
 
-/** The section's part of a zone in the file. */
 export interface CustomHostnamesFileZone {
   custom_hostnames?: Array<{ hostname: string; certificate_authority?: CertificateAuthority; method?: DcvMethod }>;
 }

@@ -22,7 +22,6 @@ function checkAnswer(res: unknown, what: string): { valid: boolean; message?: st
   return { valid: r.valid, ...(typeof r.message === "string" ? { message: r.message } : {}) };
 }
 
-/** The desired job a change was planned for. */
 function desiredFor(jobs: readonly DesiredLogpushJob[], change: Change): DesiredLogpushJob | undefined {
   const pinned = change.live_id !== undefined ? jobs.find((j) => j.id === change.live_id) : undefined;
   if (pinned) return pinned;

@@ -91,7 +91,6 @@ export function destinationWithEnvRefs(destination: string, ctx: SectionContext,
   return out + escapeTemplates(destination.slice(from));
 }
 
-/** The options that differ from the API's defaults. */
 export function exportedOutputOptions(options: Record<string, unknown>): {
   options: Record<string, unknown>;
   unknown: string[];
@@ -111,7 +110,6 @@ export function exportedOutputOptions(options: Record<string, unknown>): {
   return { options: out, unknown };
 }
 
-/** A job id as the file writes it. */
 function exportedId(id: string): number | string {
   return Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }

@@ -30,7 +30,6 @@ export function filterKeys(node: unknown): string[] {
   return [...out];
 }
 
-/** The fields a job's write body names. */
 export function fieldsWritten(body: Record<string, unknown>): NamedFields | undefined {
   const filter = typeof body.filter === "string" && body.filter.trim() !== "" ? filterKeys(parseJson(body.filter)) : [];
   const options = body.output_options;
@@ -107,7 +106,6 @@ async function datasetFields(ctx: ReadContext, base: string, dataset: string): P
   return got.fields!;
 }
 
-/** How messages name the unit whose path is `base`. */
 function unitWord(base: string): "zone" | "account" {
   return base.startsWith("accounts/") ? "account" : "zone";
 }
@@ -123,7 +121,6 @@ function advice(err: ApiError | NetworkError, dataset: string, word: string): st
   return "run plan again; if it persists, check the dataset name";
 }
 
-/** The plan errors of one job's write. */
 export async function checkJobFields(
   ctx: ReadContext,
   base: string,

@@ -22,7 +22,6 @@ export { jobsOf, literalSecretParams } from "./rules.js";
 // What `logpush challenge` builds on: a destination's scheme and bucket, and whether it needs a challenge.
 export { destinationBucket, destinationScheme, needsOwnershipChallenge } from "./live.js";
 
-/** `logpush_jobs` of an entry of `accounts:`. */
 const accountPart: AccountSection<LogpushAccount, LogpushFileAccount> = {
   key: "logpush_jobs",
   kinds: [accountLogpushJobs],

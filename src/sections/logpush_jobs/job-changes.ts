@@ -18,7 +18,6 @@ import {
 } from "./live.js";
 import { hasEnvReference, shownTemplate } from "../../template.js";
 
-/** Whether a body holds a `${env:…}` reference. */
 export function holdsSecret(value: unknown): boolean {
   if (typeof value === "string") return hasEnvReference(value);
   if (Array.isArray(value)) return value.some(holdsSecret);
@@ -35,7 +34,6 @@ export const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds",
 
 /** A unit as the kind's functions see it: its path, and how messages name it. */
 export interface Where {
-  /** The unit's id (`zone_id` of the plan unit). */
   id: string;
   base: string;
   word: "zone" | "account";
@@ -50,7 +48,6 @@ export function withoutId(job: LiveLogpushJob): Omit<LiveLogpushJob, "id"> {
   return rest;
 }
 
-/** The POST body of a new job. */
 export function createBody(job: DesiredLogpushJob): Record<string, unknown> {
   const filter = filterToWire(job.filter);
   return {
@@ -98,7 +95,6 @@ export function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): Fiel
   return out;
 }
 
-/** Field-level differences of the mutable fields, secrets hidden. */
 function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
   const out: FieldDiff[] = [];
   // Only a job pinned by id can differ in name: an unpinned entry matches by name.
@@ -210,7 +206,6 @@ function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operat
   };
 }
 
-/** The bodies a destination check sends for a job. */
 export function destinationCheckBody(job: DesiredLogpushJob, body: Record<string, unknown>): unknown {
   return [job.destination_conf, body.ownership_challenge];
 }

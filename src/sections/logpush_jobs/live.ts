@@ -7,7 +7,6 @@ import type { LogpushFilter } from "./types.js";
 import { destinationCredentials } from "../../credential-shape.js";
 import { clipJson, redactDestination, safeDecode, SENSITIVE } from "../../redact.js";
 
-/** A live job in the file's shape, plus its id. */
 export interface LiveLogpushJob {
   id: string;
   /** `""` for a job answered with `name: null` (created without a name). */
@@ -27,7 +26,6 @@ export interface LiveLogpushJob {
   max_upload_bytes: number;
   max_upload_interval_seconds: number;
   max_upload_records: number;
-  /** Whether DDoS attack traffic is left out of the logs. */
   filter_attack_traffic: boolean;
 }
 

@@ -23,11 +23,9 @@ import {
 } from "./job-changes.js";
 import { checkChanges } from "./destination-check.js";
 
-/** Where a unit's jobs are. */
 export interface LogpushScope<U extends ZoneBase> {
   /** How messages and `logpush challenge` name the unit: `zone` or `account`. */
   word: "zone" | "account";
-  /** The unit's path: `zones/{id}` or `accounts/{id}`. */
   base(id: string): string;
   /** The unit's desired jobs (undefined: not managed) and whether jobs it does not list are deleted. */
   jobs(unit: U): DesiredLogpushJob[] | undefined;
@@ -132,7 +130,6 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
   };
 }
 
-/** A zone's Logpush jobs (`logs.logpush_jobs`). */
 export const logpushJobs = logpushJobsKind(ZONE_SCOPE);
 
 export const accountLogpushJobs = logpushJobsKind(ACCOUNT_SCOPE);

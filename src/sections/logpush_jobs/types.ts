@@ -13,7 +13,6 @@ export interface LogpushFilter {
 }
 
 export interface DesiredLogpushJob {
-  /** The live job this entry is. */
   id?: string;
   name: string;
   dataset: string;
@@ -30,7 +29,6 @@ export interface DesiredLogpushJob {
   filter_attack_traffic?: boolean;
 }
 
-/** The section's part of a desired zone (the `logs` container is shared with other sections). */
 export interface LogpushZone {
   logs?: {
     /** Absent: jobs are not managed. */
@@ -40,10 +38,8 @@ export interface LogpushZone {
   };
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithLogpush = ZoneBase & LogpushZone;
 
-/** The section's part of a zone in the file. */
 export interface LogpushFileZone {
   logs?: {
     logpush_jobs?: Array<Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }>;

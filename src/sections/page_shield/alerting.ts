@@ -19,7 +19,6 @@ export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_malicious_hosts: "resources loaded from domains that threat intelligence reports malicious",
 };
 
-/** The alert types of the API (src/cloudflare-alert-types.ts). */
 export const KNOWN_ALERT_TYPES: ReadonlySet<string> = CLOUDFLARE_ALERT_TYPES;
 
 export function isPageShieldAlert(alertType: string): boolean {
@@ -36,7 +35,6 @@ export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlyS
   return `its zone filter names ${zones}, which this configuration does not declare`;
 }
 
-/** The fields a PUT may carry. */
 const WRITABLE_FIELDS = [
   "name",
   "alert_type",
@@ -60,7 +58,6 @@ export interface LiveNotification {
   writable: Record<string, unknown>;
 }
 
-/** The account's policies path (`accounts/{id}/alerting/v3/policies[/{policy}]`). */
 export function policiesPath(accountId: string, id?: string): string {
   const base = `accounts/${accountId}/alerting/v3/policies`;
   return id === undefined ? base : `${base}/${id}`;
@@ -70,7 +67,6 @@ function record(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-/** The ids of a mechanism's list (`[{id}]`), in the API's order. */
 function mechanismIds(mechanisms: Record<string, unknown> | undefined, kind: string): string[] {
   const list = mechanisms?.[kind];
   if (!Array.isArray(list)) return [];

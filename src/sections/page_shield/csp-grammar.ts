@@ -137,7 +137,6 @@ export type CspSource =
   | { kind: "host"; scheme?: string; host: string; port?: string; path?: string }
   | { kind: "invalid"; problem: string };
 
-/** Reads one source expression of a source list. */
 export function parseSource(token: string): CspSource {
   if (token === "*") return { kind: "star" };
   if (token.startsWith("'")) {
@@ -183,14 +182,10 @@ export function sourceExpressionProblem(token: string): string | undefined {
   return source.kind === "invalid" ? source.problem : undefined;
 }
 
-/** One directive as written in a policy, in order. */
 interface CspDirective {
-  /** Its name, lower-cased. */
   name: string;
-  /** Its name as written. */
   written: string;
   values: readonly string[];
-  /** Whether a `;` came before it. */
   afterSemicolon: boolean;
   /** Whether an earlier directive has its name (a browser ignores this one). */
   duplicate: boolean;
@@ -204,7 +199,6 @@ export interface CspPolicy {
 /** A directive name's characters (CSP3 directive-name); a browser ignores a directive with others. */
 const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
 
-/** Reads one serialized policy as CSP3 parses it. */
 export function parsePolicy(text: string): CspPolicy {
   const directives = new Map<string, readonly string[]>();
   const list: CspDirective[] = [];
@@ -220,7 +214,6 @@ export function parsePolicy(text: string): CspPolicy {
   return { directives, list };
 }
 
-/** The policies of a Content-Security-Policy header value. */
 export function parseHeader(value: string): CspPolicy[] {
   return value
     .split(",")
@@ -228,7 +221,6 @@ export function parseHeader(value: string): CspPolicy[] {
     .filter((p) => p.directives.size > 0);
 }
 
-/** A policy value from directives and their sources, as CSP serializes one. */
 export function serializePolicy(directives: ReadonlyArray<readonly [string, readonly string[]]>): string {
   return directives.map(([name, sources]) => `${name} ${sources.length > 0 ? sources.join(" ") : "'none'"}`).join("; ");
 }
@@ -258,7 +250,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
         "policy; percent-encode a ',' of a path as %2C, or write a second policy entry",
     });
   }
-  // A directive ends at ".
+  // A directive ends at "; ": a ';' inside one token is part of a source.
   const glued = /(?:^|[\t\n\f\r ])([^\t\n\f\r ;]+;[^\t\n\f\r ]+)/.exec(value);
   if (glued)
     out.push({
@@ -270,7 +262,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
     });
   for (const d of parsePolicy(value).list) {
     if (!CSP_DIRECTIVES.has(d.name)) {
-      // The first word is the policy's own.
+      // The first word is the policy's own; what follows a ';' must be a directive, or the ';' stood inside a source.
       if (d.afterSemicolon)
         out.push({
           severity: "error",

@@ -32,7 +32,6 @@ const EFFECTIVE: readonly Effective[] = [
   ...["base-uri", "form-action", "frame-ancestors"].map((name) => ({ name, chain: [name], aspect: URL_ONLY })),
 ];
 
-/** Directives the effective directives above account for. */
 const FETCH_NAMES: ReadonlySet<string> = new Set(EFFECTIVE.flatMap((e) => e.chain));
 
 /** Directives that only report: they restrict nothing (Cloudflare adds its own). */
@@ -131,7 +130,6 @@ function otherGaps(page: readonly CspPolicy[], required: CspPolicy): string[] {
   return out;
 }
 
-/** Whether the CSP a page sends. */
 export function cspAtLeastAsStrict(page: string | undefined, required: string, pageUrl: string): CspJudgement {
   if (page === required) return { meets: true, reasons: [] };
   const policies = page === undefined ? [] : parseHeader(page);

@@ -44,7 +44,6 @@ export function pageMatcher(pattern: string): (page: string) => boolean {
   };
 }
 
-/** Whether any of `patterns` matches `page`. */
 export function pageInScope(patterns: readonly string[], page: string): boolean {
   return patterns.some((p) => pageMatcher(p)(page));
 }
@@ -71,7 +70,6 @@ export function pagePatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/** What is wrong with a script `url` entry, or undefined. */
 export function urlPatternProblem(url: string): string | undefined {
   if (!/^https?:\/\/[^/\s*]+/i.test(url))
     return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";

@@ -19,7 +19,6 @@ const ZONE_ID = /^[0-9a-f]{32}$/;
 /** Zone names compare as hostnames do: case aside, a trailing dot aside. */
 const hostKey = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-/** A policy's zone as the file writes it. */
 export function resolveZoneRef(
   ref: string,
   zones: ReadonlyArray<{ zone_id: string; name?: string }>,

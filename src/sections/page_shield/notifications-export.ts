@@ -40,7 +40,6 @@ export async function exportNotifications(
   let skipped = false;
   for (const p of live) {
     if (p.name.trim() === "") {
-      // The file needs a name.
       ctx.notes.warnings.push(
         `notification policy ${p.id} (${p.alert_type}) has no name and is not exported; prune: false keeps it`,
       );

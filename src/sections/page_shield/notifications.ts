@@ -14,10 +14,8 @@ import type { AccountWithNotifications, DesiredNotification } from "./types.js";
 
 const RESOURCE = "page_shield_notification_policy";
 
-/** What the kind reads of an account. */
 export interface NotificationsLive {
   policies: LiveNotification[];
-  /** The zone ids the configuration declares. */
   zones: string[];
 }
 
@@ -34,7 +32,6 @@ function mechanismsOf(email: readonly string[], webhooks: readonly string[]): Re
   };
 }
 
-/** The POST body of a new policy. */
 export function createBody(want: DesiredNotification): Record<string, unknown> {
   return {
     name: want.name,
@@ -49,7 +46,6 @@ function record(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/** The PUT body: the whole policy. */
 export function updateBody(want: DesiredNotification, live: LiveNotification): Record<string, unknown> {
   const { email: _e, webhooks: _w, ...otherMechanisms } = record(live.writable.mechanisms);
   const { zones: _z, ...otherFilters } = record(live.writable.filters);
@@ -102,7 +98,6 @@ function createPolicyOp(accountId: string, want: DesiredNotification, known: str
 
 const identity = (p: { name: string; alert_type: string }) => `${p.name} (${p.alert_type})`;
 
-/** The identity rule of an account's policies. */
 function identityRule(ours: ReadonlySet<string>): IdentityRule<DesiredNotification, LiveNotification> {
   return {
     what: "notification policy",

@@ -70,7 +70,6 @@ function isLoopbackHttp(url: string): boolean {
   return parts?.scheme === "http" && LOOPBACK_HOSTS.includes(parts.host.toLowerCase());
 }
 
-/** Whether `url` is plain `http://` elsewhere. */
 export function isInsecurePageUrl(url: string): boolean {
   return urlParts(url)?.scheme === "http" && !isLoopbackHttp(url);
 }
@@ -108,7 +107,6 @@ export function pageUrlProblem(url: string): string | undefined {
 /** An HTTP field name's characters (RFC 9110 token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** What is wrong with a pinned header name, or undefined. */
 export function headerNameProblem(name: string): string | undefined {
   if (!TOKEN.test(name))
     return (
@@ -125,7 +123,6 @@ export function headerNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** What is wrong with a pinned value, or undefined. */
 export function headerValueProblem(value: string): string | undefined {
   if (/^[ \t]|[ \t]$/.test(value))
     return (

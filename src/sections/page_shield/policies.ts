@@ -19,7 +19,6 @@ export const POLICY_ACTIONS: readonly PolicyAction[] = ["log", "allow", "add_rep
 const FIELD_SPECS = { expression: { text: true }, value: { text: true } };
 const RESOURCE = "page_shield_policy";
 
-/** A policy as the API answered it, checked. */
 export function normalizePolicy(input: unknown): LivePolicy {
   const fail = (field: string, value: unknown, expected: string) =>
     new AnswerShapeError(
@@ -46,7 +45,6 @@ export function normalizePolicy(input: unknown): LivePolicy {
   };
 }
 
-/** The body of a POST, and of every PUT. */
 function policyBody(p: DesiredPolicy): DesiredPolicy {
   return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
 }

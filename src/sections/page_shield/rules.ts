@@ -223,7 +223,6 @@ const pageHeaderEntries: Rule = (doc, ctx) => {
   return findings;
 };
 
-/** Every string of a value, with its pointer. */
 function* stringsIn(value: unknown, pointer: string): Generator<string> {
   if (typeof value === "string") yield pointer;
   else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringsIn(v, childPointer(pointer, i));

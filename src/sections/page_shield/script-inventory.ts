@@ -7,18 +7,14 @@ import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./ty
 export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as const;
 /** Where the policies sit in a zone, as messages name them (`csp suggest` proposes them). */
 export const POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
-/** The inventory's place in a zone, as messages name it. */
 export const SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
-/** The payment pages' security headers in a zone, as messages name them. */
 export const SCRIPT_INVENTORY_HEADERS_PATH = `${SCRIPT_INVENTORY_PATH}.headers`;
 
-/** A desired zone's script inventory, if it declares one. */
 export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory | undefined {
   const inventory = zone.page_shield?.script_inventory;
   return inventory && asText(inventory);
 }
 
-/** The Page Shield policies a desired zone declares, if it manages them. */
 export function declaredPoliciesOf(zone: PageShieldZone): readonly DesiredPolicy[] | undefined {
   const policies = zone.page_shield?.policies;
   return policies && asText(policies);
@@ -29,12 +25,10 @@ function asText<T>(value: T): T {
   return mapStrings(value, shownTemplate) as T;
 }
 
-/** The JSON pointer of the policies list in the zone at `zonePointer`. */
 export function policiesPointer(zonePointer: string): string {
   return `${zonePointer}/${POLICIES_PATH.split(".").join("/")}`;
 }
 
-/** The JSON pointer of the inventory in the zone at `zonePointer`. */
 export function scriptInventoryPointer(zonePointer: string): string {
   return `${zonePointer}/${SCRIPT_INVENTORY_KEYS.join("/")}`;
 }

@@ -24,7 +24,6 @@ export interface DesiredPageShield {
   policies?: DesiredPolicy[];
   /** false keeps live policies that the file does not list. */
   prune: boolean;
-  /** The authorized scripts of the payment pages. */
   script_inventory?: DesiredScriptInventory;
 }
 
@@ -52,12 +51,10 @@ export interface DesiredPageHeaders {
   pinned: Record<string, string>;
 }
 
-/** The section's part of a desired zone. */
 export interface PageShieldZone {
   page_shield?: DesiredPageShield;
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithPageShield = ZoneBase & PageShieldZone;
 
 export interface PageShieldFileZone {
@@ -81,7 +78,6 @@ export interface DesiredNotification {
   name: string;
   alert_type: string;
   enabled: boolean;
-  /** The zone ids of its zone filter. */
   zones?: string[];
   /** E-mail addresses (`mechanisms.email`), in the file's order. */
   email: string[];
@@ -98,7 +94,6 @@ export interface NotificationsAccount {
 /** An account's plan unit as the notifications kind sees it (its `zone_id` is the account's id). */
 export type AccountWithNotifications = ZoneBase & NotificationsAccount & { prune: boolean };
 
-/** The section's part of an entry of `accounts:` in the file. */
 export interface NotificationsFileAccount {
   notifications?: Array<{
     id?: string;

@@ -10,7 +10,6 @@ export interface UrlParts {
   userinfo?: string;
   /** The host as written (no user info, no port), not lower-cased. */
   host: string;
-  /** The port as written, when there is one. */
   port?: string;
   /** Whether the authority is followed by a `/`, `?`, `#` or `\`. */
   closed: boolean;

@@ -5,7 +5,6 @@ import type { Change } from "../../model/index.js";
 export interface IdentityRule<D, L> {
   /** What one object is called in messages: "Page Shield policy", "Logpush job". */
   what: string;
-  /** And several: "Page Shield policies". */
   whats: string;
   idOf: (l: L) => string;
   pinOf: (d: D) => string | undefined;
@@ -34,7 +33,6 @@ export interface IdentityResult<D, L> {
   matches: Array<IdentityMatch<D, L>>;
   /** Live objects no entry matched or held: deleted only when the section prunes. */
   unmatched: L[];
-  /** The live list, one object per id. */
   live: L[];
   errors: string[];
   warnings: string[];
@@ -42,7 +40,6 @@ export interface IdentityResult<D, L> {
 
 const PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
 
-/** The live list with each id once. */
 function distinctById<L>(
   live: readonly L[],
   rule: IdentityRule<unknown, L>,
@@ -68,11 +65,9 @@ function distinctById<L>(
   return [...byId.values()];
 }
 
-/** What one run of matchIdentities keeps track of as the entries are matched. */
 interface Matching<D, L> {
   rule: IdentityRule<D, L>;
   live: L[];
-  /** Ids a pin or a hint took. */
   taken: Set<string>;
   /** Live objects an entry in error may mean: neither matched nor deleted. */
   held: Set<string>;
@@ -166,7 +161,6 @@ export function matchIdentities<D, L>(
     failed: new Set(),
     errors,
   };
-  // Pins first, then hints among what the pins left.
   for (const want of desired) {
     const pin = rule.pinOf(want);
     if (pin !== undefined) matchPin(m, byId, want, pin);

@@ -29,7 +29,6 @@ export function managedRulesetPath(accountId: string | undefined, zoneId: string
   return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
 }
 
-/** GET a managed ruleset by id, once per run. */
 export function readManagedRuleset(
   ctx: ReadContext,
   zoneId: string,
@@ -56,7 +55,6 @@ export function readManagedRuleset(
   });
 }
 
-/** Reads the OWASP ruleset with its rules and derives its tuning facts. */
 export async function readOwaspRuleset(ctx: ReadContext, zoneId: string): Promise<OwaspRuleset> {
   return deriveOwasp(await readManagedRuleset(ctx, zoneId, OWASP_RULESET_ID, OWASP_RULESET_NAME));
 }
@@ -96,7 +94,6 @@ export function deriveOwasp(raw: unknown): OwaspRuleset {
   };
 }
 
-/** The paranoia levels a level needs the ruleset to show. */
 export function missingParanoiaLevels(level: number, managed: OwaspRuleset): number[] {
   const shown = new Set(managed.paranoiaLevels);
   const out: number[] = [];

@@ -80,7 +80,6 @@ function paramsOf(rule: { action_parameters?: unknown }): ExecuteParameters | un
   return p && typeof p === "object" ? (p as ExecuteParameters) : undefined;
 }
 
-/** The intent a live execute rule expresses. */
 export function intentFrom(
   rule: { enabled?: unknown; action_parameters?: unknown },
   managed: OwaspRuleset,
@@ -97,7 +96,6 @@ export function intentFrom(
   };
 }
 
-/** The paranoia levels a set of category overrides disables. */
 function disabledLevels(categories: readonly CategoryOverride[]): Set<number> {
   const out = new Set<number>();
   for (const c of categories) {
@@ -114,7 +112,6 @@ export function sameParanoia(rule: { action_parameters?: unknown }, level: numbe
   return live.size === want.length && want.every((l) => live.has(l));
 }
 
-/** The category overrides for paranoia `level`, built on the live ones. */
 function tunedCategories(live: readonly CategoryOverride[], level: number): CategoryOverride[] {
   const above = new Set(levelsAbove(level));
   const out: CategoryOverride[] = [];
@@ -137,7 +134,6 @@ function tunedCategories(live: readonly CategoryOverride[], level: number): Cate
   return out;
 }
 
-/** The execute rule's action_parameters for an intent. */
 export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
   const params: ExecuteParameters =
     live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };
@@ -159,7 +155,6 @@ export function tunedParameters(live: unknown, intent: OwaspIntent, managed: Owa
   return params;
 }
 
-/** The intent fields that differ, for a plan's field list. */
 export function intentFieldChanges(before: OwaspIntent, after: OwaspIntent): Array<keyof OwaspIntent> {
   return (["paranoia_level", "score_threshold", "action", "enabled"] as const).filter((k) => before[k] !== after[k]);
 }

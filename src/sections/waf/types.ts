@@ -13,7 +13,6 @@ export interface DesiredOwasp {
   score_threshold: number;
   /** Action of the last rule (949110). */
   action: OwaspAction;
-  /** When the execute rule runs. */
   expression: string;
 }
 
@@ -21,7 +20,6 @@ export interface DesiredCloudflareManaged {
   enabled: boolean;
   /** Ruleset-wide action override; absent keeps each rule's own action. */
   action?: string;
-  /** When the execute rule runs. */
   expression: string;
 }
 
@@ -30,15 +28,12 @@ export interface DesiredWaf {
   cloudflare_managed?: DesiredCloudflareManaged;
 }
 
-/** The section's part of a desired zone. */
 export interface WafZone {
   waf?: DesiredWaf;
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithWaf = ZoneBase & WafZone;
 
-/** The section's part of a zone in the file. */
 export interface WafFileZone {
   waf?: {
     owasp?: {

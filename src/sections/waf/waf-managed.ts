@@ -60,7 +60,6 @@ function ruleFingerprint(rule: LiveRule | undefined): unknown {
   return rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null;
 }
 
-/** What diffWaf gathers before the creates are given their calls. */
 interface Gathered {
   errors: string[];
   warnings: string[];
@@ -69,7 +68,6 @@ interface Gathered {
 
 interface Planned {
   change: Change;
-  /** A rule to add. */
   newRule?: Record<string, unknown> & { ref: string };
 }
 
