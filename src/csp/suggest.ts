@@ -23,9 +23,7 @@ export interface ExcludedHost {
 
 export interface DroppedSource {
   kind: CspItemKind | "page host";
-  /** The host (as the parser or the API gave it; printable by the renderer). */
   host: string;
-  /** An item's URL that was dropped (the first one seen). */
   example: string;
   reason: string;
   count: number;
@@ -35,7 +33,6 @@ export interface CspSuggestion {
   script_src: string[];
   connect_src: string[];
   value: string;
-  /** Malicious hosts left out, worst (most items) first. */
   excluded: ExcludedHost[];
   /** Malicious items served from a page's own host: 'self' is kept, the item itself must go. */
   self_hosted_malicious: { count: number; examples: string[] };
@@ -234,7 +231,6 @@ export function collapseWildcards(
   return out;
 }
 
-/** A rules-language expression matching the hosts the items were seen on. */
 export function hostExpression(hosts: string[]): string {
   if (hosts.length === 0) return "true";
   if (hosts.length === 1) return `http.host eq ${JSON.stringify(hosts[0])}`;

@@ -69,7 +69,6 @@ export interface SectionPermission {
 export interface EnvVarNote {
   name: string;
   zone_id: string;
-  /** e.g. `logpush job http-to-s3, destination_conf parameter secret-access-key` */
   purpose: string;
 }
 

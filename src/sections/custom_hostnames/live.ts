@@ -4,13 +4,14 @@ import { AnswerShapeError } from "../../errors.js";
 import { caOfIssuer } from "./issuer.js";
 import { clipJson } from "../../redact.js";
 
+/** The CA whose cross-signed chain was retired. */
 export const RETIRING_CA = "lets_encrypt";
 
+/** The CA Cloudflare stopped issuing from. */
 export const RETIRED_CA = "digicert";
 
-/** The `ssl` fields a PATCH carries back as the live hostname has them. */
+/** The `ssl` fields and `ssl.settings` keys a PATCH carries back as the live hostname has them. */
 export const SSL_WRITABLE = ["method", "type", "bundle_method", "wildcard", "cloudflare_branding", "settings"] as const;
-/** The writable keys of `ssl.settings`, carried back the same way. */
 export const SETTINGS_WRITABLE = ["ciphers", "early_hints", "http2", "min_tls_version", "tls_1_3"] as const;
 
 /** The DCV methods a PATCH accepts (OpenAPI enum); a legacy hostname may still read `cname`. */
@@ -60,7 +61,6 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The writable part of the live `ssl` object, only with values the API accepts in a PATCH. */
 function writableSsl(ssl: Record<string, unknown>): { writable: Record<string, unknown>; legacy: string[] } {
   const out: Record<string, unknown> = {};
   const legacy: string[] = [];

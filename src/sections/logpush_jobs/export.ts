@@ -51,7 +51,6 @@ export interface ExportedLogpush {
   prune?: false;
 }
 
-/** `http-to-s3`, `secret-access-key` → `HTTP_TO_S3`, `SECRET_ACCESS_KEY`. */
 export function upperSnake(text: string): string {
   return text
     .replace(/[^A-Za-z0-9]+/g, "_")
@@ -70,7 +69,7 @@ export function envNameFor(notes: ExportNotes, zoneId: string, job: string, para
   return name;
 }
 
-/** destination_conf with every credential-bearing part. */
+/** destination_conf with each credential replaced by an `${env:…}` reference (and a note naming it). */
 export function destinationWithEnvRefs(destination: string, ctx: SectionContext, jobName: string): string {
   const refer = (label: string, purpose: string) => {
     const name = envNameFor(ctx.notes, ctx.zoneId, jobName, label);

@@ -29,7 +29,6 @@ function isGroup(node: unknown, op: "and" | "or"): node is Record<typeof op, unk
   return node !== null && typeof node === "object" && Array.isArray((node as Record<string, unknown>)[op]);
 }
 
-/** Counts operators the way the limit is understood here. */
 export function countFilterOperators(filter: LogpushFilter | FilterNode | null | undefined): number {
   if (!filter || typeof filter !== "object") return 0;
   const node = "where" in filter ? (filter as LogpushFilter).where : filter;
@@ -57,7 +56,6 @@ export function serialiseFilter(filter: LogpushFilter | null | undefined): strin
   return JSON.stringify({ where: canonical(filter?.where ?? {}) });
 }
 
-/** Size in bytes (UTF-8) of the serialised filter, as the API measures it. */
 export function filterByteLength(filter: LogpushFilter | null | undefined): number {
   return Buffer.byteLength(serialiseFilter(filter), "utf8");
 }

@@ -193,7 +193,6 @@ export function compareDigits(a: string, b: string): number {
   return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
 }
 
-/** A job as the API answered it, checked field by field. */
 export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new AnswerShapeError(

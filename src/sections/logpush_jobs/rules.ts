@@ -27,7 +27,6 @@ import {
 import { outputOptionsFromLogpull } from "./live.js";
 import type { LogpushFilter } from "./types.js";
 
-/** Each Logpush job of each zone of the document, with its pointer and its zone. */
 export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec }> {
   for (const { zone, pointer } of zonesOf(doc)) {
     for (const { item, pointer: jobPointer } of itemsOf(
@@ -39,7 +38,6 @@ export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zo
   }
 }
 
-/** Each Logpush job of the document, zones' and accounts' (`accounts[].logpush_jobs`), with its pointer. */
 function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
   yield* jobsOf(doc);
   for (const { account, pointer } of accountsOf(doc)) {
@@ -49,7 +47,6 @@ function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
   }
 }
 
-/** Each list of Logpush jobs of the document (a zone's, an account's) with its pointer. */
 function* jobLists(doc: unknown): Generator<{ list: unknown; pointer: string }> {
   for (const { zone, pointer } of zonesOf(doc))
     yield { list: asRecord(zone.logs)?.logpush_jobs, pointer: `${pointer}/logs/logpush_jobs` };
@@ -224,7 +221,6 @@ const deprecatedJobKeys: Rule = (doc) => {
   return findings;
 };
 
-/** The datasets filter_attack_traffic applies to. */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 /** filter_attack_traffic on another dataset is a value the job cannot hold: refused before any call. */

@@ -71,7 +71,6 @@ export interface PageShieldFileZone {
   };
 }
 
-/** A Cloudflare Notifications policy of an entry of `accounts:`. */
 export interface DesiredNotification {
   /** The live policy this entry is (`id:` in the file); without it, name and alert_type match. */
   id?: string;
@@ -79,19 +78,15 @@ export interface DesiredNotification {
   alert_type: string;
   enabled: boolean;
   zones?: string[];
-  /** E-mail addresses (`mechanisms.email`), in the file's order. */
   email: string[];
-  /** Webhook destination ids (`mechanisms.webhooks`). */
   webhooks: string[];
 }
 
-/** The section's part of an entry of `accounts:`: the account's notification policies. */
 export interface NotificationsAccount {
   /** Absent: the account's policies are not managed. */
   notifications?: DesiredNotification[];
 }
 
-/** An account's plan unit as the notifications kind sees it (its `zone_id` is the account's id). */
 export type AccountWithNotifications = ZoneBase & NotificationsAccount & { prune: boolean };
 
 export interface NotificationsFileAccount {

@@ -10,7 +10,6 @@ export interface IdentityRule<D, L> {
   pinOf: (d: D) => string | undefined;
   /** The hints an unpinned entry is matched by, as one comparable key. */
   hint: { ofDesired: (d: D) => string; ofLive: (l: L) => string };
-  /** A file entry in a message: `policy described "A"`. */
   describeDesired: (d: D) => string;
   /** A live object in a message, its id first: `id 12 (name "x", dataset http_requests)`. */
   describeLive: (l: L) => string;
