@@ -57,7 +57,7 @@ export type LiveCustomHostnames = Record<string, LiveCustomHostname | null>;
 
 export const key = (hostname: string) => hostname.toLowerCase();
 
-export function isObject(v: unknown): v is Record<string, unknown> {
+function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 

@@ -25,7 +25,7 @@ export function holdsSecret(value: unknown): boolean {
 }
 
 /** What a plan says of a destination check that waits for apply. */
-export const CHECKED_AT_APPLY =
+const CHECKED_AT_APPLY =
   "Cloudflare checks this destination at apply, before anything is written: it holds a secret, which is " +
   "never sent before the review";
 
