@@ -1,5 +1,5 @@
 // Which token permission a call needs, and which a configuration needs, from the sections' own declarations.
-// Spec: docs/architecture.md.
+// Spec: docs/architecture.md, Sections.
 import type { PermissionNeed } from "../cloudflare/index.js";
 import type { DesiredState } from "./registry.js";
 import { ACCOUNT_SECTIONS, SECTIONS } from "./registry.js";

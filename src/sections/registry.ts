@@ -1,5 +1,5 @@
-// The registry: every section of the file zoneform manages, in the file's order.
-// Spec: docs/architecture.md.
+// The registry: every section of the file zoneform manages, in the file's order; nothing else lists sections.
+// Spec: docs/architecture.md, Sections; adding one: docs/contributing.md, Adding a section.
 import { customFields } from "./custom_fields/index.js";
 import { customHostnames } from "./custom_hostnames/index.js";
 import { logpushJobs } from "./logpush_jobs/index.js";

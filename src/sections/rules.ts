@@ -1,5 +1,5 @@
 // The semantic rules' contract.
-// Spec: docs/architecture.md.
+// Spec: docs/architecture.md, Sections.
 
 import { childPointer } from "../json-pointer.js";
 import { hasEnvReference } from "../template.js";
@@ -148,7 +148,6 @@ export function duplicateEntries(
   return findings;
 }
 
-/** A warning rule: `prune` under a zone's `container`. */
 export function pruneNeedsList(container: string, list: string, what: string): Rule {
   return (doc) => {
     const findings: Finding[] = [];

@@ -1,5 +1,5 @@
 // The contract of a resource kind.
-// Spec: docs/architecture.md.
+// Spec: docs/architecture.md, Sections and plan and apply.
 import type { IdShape, CloudflareClient } from "../cloudflare/index.js";
 import type { AccountBase, DesiredStateOf, ZoneBase, Change } from "../model/index.js";
 import type { Rule } from "./rules.js";

@@ -1,4 +1,4 @@
-// Custom hostnames (SSL for SaaS).
+// The custom hostnames kind (SSL for SaaS): reads the hostnames the file lists and plans their CA.
 // Spec: docs/configuration.md, `custom_hostnames`.
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredCustomHostname } from "./types.js";
@@ -12,7 +12,6 @@ import { RESOURCE, planHostname } from "./hostname-changes.js";
 /** The page size of the zone's list: the API's maximum for this endpoint. */
 export const LIST_PAGE_SIZE = 50;
 
-/** The most pages of the zone's list read. */
 const MAX_LIST_PAGES = 10_000;
 
 async function lookupOne(ctx: ReadContext, zoneId: string, hostname: string): Promise<LiveCustomHostname | null> {

@@ -9,7 +9,6 @@ import type { ReadContext } from "../types.js";
 import { checkJobFields, fieldsWritten } from "./fields-check.js";
 import { RESOURCE, destinationCheckBody, holdsSecret, type Where } from "./job-changes.js";
 
-/** A validation answer must say `valid`. */
 function checkAnswer(res: unknown, what: string): { valid: boolean; message?: string } | string {
   const r =
     res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
@@ -101,7 +100,6 @@ export async function checkChanges(
     if (ctx.atApply && !(destination && secret)) continue;
     writes.push({ job, body: write.body, destination: destination && secret === !!ctx.atApply });
   }
-  // Every job is checked at once.
   const [fields, destinations] = await Promise.all([
     Promise.all(
       writes.map(({ job, body }) => {

@@ -212,7 +212,6 @@ export function destinationCheckBody(job: DesiredLogpushJob, body: Record<string
 
 export function createChange(at: Where, job: DesiredLogpushJob, known: string[]): Change {
   const body = createBody(job);
-  // Shown as the file says it.
   const shown: Record<string, unknown> = {
     ...body,
     ...(body.filter ? { filter: describeFilter(job.filter) } : {}),

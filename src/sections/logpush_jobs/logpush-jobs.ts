@@ -1,4 +1,4 @@
-// Logpush jobs.
+// The Logpush jobs kind, for zones and for accounts: reads the jobs and matches them to the file's.
 // Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";

@@ -53,7 +53,6 @@ export interface LogpushAccount {
   logpush_jobs?: DesiredLogpushJob[];
 }
 
-/** An account's plan unit as this section sees it. */
 export type AccountWithLogpush = ZoneBase & LogpushAccount & { prune: boolean };
 
 /** The section's part of an entry of `accounts:` in the file. */

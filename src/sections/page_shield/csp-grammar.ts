@@ -88,7 +88,6 @@ const NONCE_OR_HASH = /^'(?:nonce|sha256|sha384|sha512)-[A-Za-z0-9+/_-]+={0,2}'$
 /** A control character a header value cannot hold (a tab is whitespace). */
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
 
-/** ASCII whitespace as CSP splits a directive by it. */
 const CSP_WHITESPACE = /[\t\n\f\r ]+/;
 
 /** The character of `text` a host-part cannot hold, named for a message. */

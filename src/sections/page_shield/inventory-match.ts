@@ -3,7 +3,6 @@
 import { hostPartProblem } from "./csp-grammar.js";
 import { hasUserinfo, invisibleCharacters, urlParts } from "./url-parts.js";
 
-/** Whether `url` starts with the prefix `stem` at a boundary. */
 function startsAtBoundary(stem: string, url: string): boolean {
   if (!url.startsWith(stem)) return false;
   if (urlParts(stem)?.closed) return true;
@@ -11,19 +10,16 @@ function startsAtBoundary(stem: string, url: string): boolean {
   return rest === "" || /^[/?#]/.test(rest);
 }
 
-/** Whether an inventory `url` entry covers the script URL `url`. */
 export function urlMatches(pattern: string, url: string): boolean {
   if (hasUserinfo(url)) return false;
   if (pattern.endsWith("*")) return startsAtBoundary(pattern.slice(0, -1), url);
   return url === pattern;
 }
 
-/** Whether the entry is a prefix (`…*`). */
 export function isPrefix(pattern: string): boolean {
   return pattern.endsWith("*");
 }
 
-/** Whether entry `a` covers everything entry `b` covers. */
 export function urlCovers(a: string, b: string): boolean {
   if (!isPrefix(a)) return !isPrefix(b) && a === b;
   return startsAtBoundary(a.slice(0, -1), isPrefix(b) ? b.slice(0, -1) : b);

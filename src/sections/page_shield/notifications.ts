@@ -152,7 +152,6 @@ function updateChange(accountId: string, want: DesiredNotification, have: LiveNo
   };
 }
 
-/** What prune does with the live policies no entry matched. */
 function pruned(
   accountId: string,
   unmatched: readonly LiveNotification[],

@@ -19,7 +19,6 @@ export const SECURITY_HEADERS: readonly string[] = [
   "cross-origin-resource-policy",
 ];
 
-/** Headers that carry a session or a credential. */
 const SESSION_HEADERS: readonly string[] = [
   "set-cookie",
   "set-cookie2",

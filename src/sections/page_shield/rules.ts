@@ -43,7 +43,6 @@ export const uniquePolicies: Rule = (doc) => {
 /** `prune` only says what happens to live policies the file does not list. */
 export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies", "policies");
 
-/** A policy's `value` is one Content-Security-Policy. */
 const policyValues: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {

@@ -1,4 +1,4 @@
-// Where the page_shield section keeps what other features build on.
+// What `audit`, `inventory` and `csp suggest` read of the page_shield section: the script inventory and the API paths.
 // Spec: docs/configuration.md, `page_shield`.
 import { mapStrings } from "../../redact.js";
 import { shownTemplate } from "../../template.js";

@@ -1,4 +1,5 @@
-// A URL as Page Shield reports it is text an attacker chooses.
+// A URL as Page Shield reports it is text an attacker chooses: its parts are read from that text, before any URL
+// parser tidies it up.
 // Spec: docs/configuration.md, `page_shield`.
 
 export interface UrlParts {
@@ -41,7 +42,6 @@ export function hasUserinfo(url: string): boolean {
   return urlParts(url)?.userinfo !== undefined;
 }
 
-/** Characters that show as nothing. */
 const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x00a0, 0x00a0],
   [0x00ad, 0x00ad],

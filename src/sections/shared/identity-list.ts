@@ -1,5 +1,6 @@
-// Lists the file names one by one.
-// Spec: docs/architecture.md.
+// Lists the file names one by one (CSP, Logpush, notification policies): a live object is its id. An entry
+// matches the id it pins, else its hints among what no pin took: none is a create, more than one an error.
+// Spec: docs/architecture.md, Identity and safety.
 import type { Change } from "../../model/index.js";
 
 export interface IdentityRule<D, L> {

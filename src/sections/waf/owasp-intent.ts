@@ -1,4 +1,5 @@
-// Pure translation between the OWASP intent a file states.
+// Pure translation between the OWASP intent a file states and the overrides of the execute rule deploying the
+// OWASP Core Ruleset; zoneform owns only the paranoia categories' `enabled` and the last rule's threshold and action.
 // Spec: docs/configuration.md, `waf`.
 import { MAX_PARANOIA, PARANOIA_TAG, type OwaspRuleset } from "./managed-ruleset.js";
 
@@ -174,7 +175,6 @@ export function describeUpdate(before: OwaspIntent, after: OwaspIntent, paranoia
   return parts.join(", ");
 }
 
-/** "deploy OWASP: paranoia 2, threshold 40 (medium), action block". */
 export function describeCreate(intent: OwaspIntent): string {
   return (
     `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ` +

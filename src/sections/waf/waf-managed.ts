@@ -359,7 +359,6 @@ export const wafManagedRules: ResourceKind<LiveWaf, ZoneWithWaf> = {
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
 
   async read(ctx, zone) {
-    // Read only what the plan needs.
     const owaspRead = zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null);
     owaspRead.catch(() => undefined);
     const entrypoint = await readEntrypoint(ctx, zone.zone_id, WAF_PHASE);
