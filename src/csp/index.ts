@@ -1,3 +1,3 @@
 // csp: what other layers use of it (its front door).
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/commands/csp.md.
 export { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "./suggest.js";

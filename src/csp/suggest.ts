@@ -1,5 +1,5 @@
 // Builds a Content-Security-Policy suggestion from a Page Shield inventory.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/commands/csp.md.
 import {
   classifyConnection,
   classifyScript,

@@ -1,5 +1,5 @@
 // The certificate authority report of `zoneform certificates`.
-// Spec: docs/configuration.md, `custom_hostnames`.
+// Spec: docs/commands/certificates.md.
 import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";
 import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./live.js";

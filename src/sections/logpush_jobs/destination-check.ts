@@ -1,5 +1,5 @@
 // Asking the API, before the writes, whether a job's destination and its fields are valid.
-// Spec: docs/configuration.md, `logs.logpush_jobs`.
+// Spec: docs/configuration.md, `logs.logpush_jobs`; docs/commands/logpush.md.
 import { ApiError, NetworkError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
 import type { Change, Operation } from "../../model/index.js";

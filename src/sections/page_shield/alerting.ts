@@ -1,5 +1,5 @@
 // Cloudflare Notifications policies.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/configuration.md, `notifications`.
 import { AnswerShapeError } from "../../errors.js";
 import type { CloudflareClient } from "../../cloudflare/index.js";
 import { CLOUDFLARE_ALERT_TYPES } from "../../cloudflare-alert-types.js";

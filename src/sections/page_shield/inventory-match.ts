@@ -1,5 +1,5 @@
 // Matching for the script inventory.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/pci-script-inventory.md.
 import { hostPartProblem } from "./csp-grammar.js";
 import { hasUserinfo, invisibleCharacters, urlParts } from "./url-parts.js";
 

@@ -1,5 +1,5 @@
 // The mark a drafted justification carries until a person writes it.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/pci-script-inventory.md.
 
 /** What a drafted entry's justification says until a person writes it. */
 export const TODO_JUSTIFICATION = "TODO: why this script is needed on the payment page";

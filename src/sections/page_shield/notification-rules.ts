@@ -1,5 +1,5 @@
 // Rules of `notifications:`.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/configuration.md, `notifications`.
 import {
   accountsOf,
   asArray,

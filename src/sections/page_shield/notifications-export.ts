@@ -1,5 +1,5 @@
 // An account's Page Shield alerts in the file's shape.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/configuration.md, `notifications`.
 import { foreignScope, readNotificationPolicies, isPageShieldAlert, type LiveNotification } from "./alerting.js";
 import type { SectionContext } from "../types.js";
 

@@ -1,5 +1,5 @@
 // An account's notification policies (`notifications:` of `accounts:` entries), planned in its unit.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/configuration.md, `notifications`.
 import type { Change, FieldDiff, Operation } from "../../model/index.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";

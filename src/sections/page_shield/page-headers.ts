@@ -1,5 +1,5 @@
 // The payment pages' security headers of the script inventory.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/pci-script-inventory.md.
 import { invisibleCharacters, urlParts } from "./url-parts.js";
 
 /** The hosts a payment page may be fetched from over plain `http://`, when private addresses are allowed. */

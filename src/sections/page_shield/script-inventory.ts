@@ -1,5 +1,5 @@
 // What `audit`, `inventory` and `csp suggest` read of the page_shield section: the script inventory and the API paths.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/pci-script-inventory.md.
 import { mapStrings } from "../../redact.js";
 import { shownTemplate } from "../../template.js";
 import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./types.js";

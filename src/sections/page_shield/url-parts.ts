@@ -1,6 +1,6 @@
 // A URL as Page Shield reports it is text an attacker chooses: its parts are read from that text, before any URL
 // parser tidies it up.
-// Spec: docs/configuration.md, `page_shield`.
+// Spec: docs/pci-script-inventory.md.
 
 export interface UrlParts {
   /** Lower-cased, without `:`. */
