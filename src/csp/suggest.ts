@@ -1,15 +1,5 @@
-// Builds a Content-Security-Policy suggestion from a Page Shield inventory: the origins of the active,
-// non-malicious scripts (script-src) and connections (connect-src). Pure and streaming: items are added
-// one at a time and only distinct origins and hosts are kept. A source on the page's own host is
-// 'self'; many subdomains of one parent collapse to a wildcard; a host that served anything malicious
-// is left out entirely (and listed), and never hidden inside a wildcard.
-//
-// URLs and hosts are text a skimmer chooses, and a URL parser accepts `;`, `,`, quotes and more in a
-// host name: a source is made only of what the CSP grammar allows (src/inventory/csp.ts, hostSource:
-// scheme://host[:port], host lower-case [a-z0-9.-], punycode kept as punycode), so no URL can end the
-// directive (`;report-uri https://attacker…`) or start a second policy (`,`). A URL whose host does not
-// fit, and one from a look-alike of a trusted host (src/inventory/lookalike.ts), is dropped and listed
-// with the reason; so is a page host that cannot stand in the policy's expression.
+// Builds a Content-Security-Policy suggestion from a Page Shield inventory.
+// Spec: docs/commands/csp.md.
 import {
   classifyConnection,
   classifyScript,
@@ -31,24 +21,18 @@ export interface ExcludedHost {
   reasons: string[];
 }
 
-/** What was dropped from the suggestion and why: one row per kind, reason and host, with an example. */
 export interface DroppedSource {
   kind: CspItemKind | "page host";
-  /** The host (as the parser or the API gave it; printable by the renderer). */
   host: string;
-  /** An item's URL that was dropped (the first one seen). */
   example: string;
   reason: string;
-  /** Items dropped for this reason from this host. */
   count: number;
 }
 
 export interface CspSuggestion {
   script_src: string[];
   connect_src: string[];
-  /** `script-src …; connect-src …` */
   value: string;
-  /** Malicious hosts left out, worst (most items) first. */
   excluded: ExcludedHost[];
   /** Malicious items served from a page's own host: 'self' is kept, the item itself must go. */
   self_hosted_malicious: { count: number; examples: string[] };
@@ -56,13 +40,10 @@ export interface CspSuggestion {
   page_hosts: string[];
   /** URLs not valid as a CSP source or from a look-alike host, and page hosts not valid in an expression. */
   dropped: DroppedSource[];
-  /** Dropped rows beyond the ones kept (MAX_DROPPED). */
   dropped_more: number;
   /** Items read, items whose URL gave no origin (data:, blob:, relative), items dropped. */
   counts: { scripts: number; connections: number; skipped: number; dropped: number };
-  /** The js_integrity_score below which a script counted as malicious. */
   malicious_below: number;
-  /** The magecart, malware and cryptomining score below which a script counted as malicious. */
   threat_below: number;
 }
 
@@ -133,7 +114,6 @@ export class CspSuggester {
     return this.opts.threatBelow ?? THREAT_SCORE_THRESHOLD;
   }
 
-  /** Adds one item as the API lists it; malicious ones (same verdict as `audit`) mark their host. */
   add(kind: CspItemKind, raw: Record<string, unknown>): void {
     if (kind === "script") this.counts.scripts += 1;
     else this.counts.connections += 1;
@@ -223,10 +203,7 @@ export class CspSuggester {
   }
 }
 
-/**
- * Replaces `threshold` or more origins that differ only in their first label (same scheme, port and
- * parent domain of at least two labels) with `scheme://*.parent`, unless a malicious host lies under it.
- */
+/** Replaces `threshold` or more origins that differ only in their first label. */
 export function collapseWildcards(
   origins: Origin[],
   threshold: number,
@@ -254,7 +231,6 @@ export function collapseWildcards(
   return out;
 }
 
-/** A rules-language expression matching the hosts the items were seen on. */
 export function hostExpression(hosts: string[]): string {
   if (hosts.length === 0) return "true";
   if (hosts.length === 1) return `http.host eq ${JSON.stringify(hosts[0])}`;

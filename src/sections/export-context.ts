@@ -1,5 +1,5 @@
-// What the sections' exporters share: the context they read through, and the notes an export collects
-// on the way (warnings for what the file cannot say, the environment variables its secrets refer to).
+// What the sections' exporters share.
+// Spec: docs/architecture.md.
 import { setOwn } from "../data-record.js";
 import { escapeTemplateText } from "../template.js";
 import type { ExportNotes } from "./types.js";
@@ -10,20 +10,12 @@ export function newNotes(): ExportNotes {
   return { warnings: [], env: [], remarks: [] };
 }
 
-/**
- * A string an exporter has already written in file form: its own `${env:…}` references (a Logpush
- * credential), every other `${` escaped. `escapeTemplates` keeps it as it is; every other string is
- * escaped there.
- */
+/** A string an exporter has already written in file form. */
 export class FileText {
   constructor(readonly text: string) {}
 }
 
-/**
- * Escapes `${` as `$${` in every string of a value read from the API (src/template.ts), so that
- * loading the file gives back the text itself instead of reading it as an environment reference; a
- * FileText is written as its text. Deep over arrays and objects; keys are never interpolated.
- */
+/** Escapes `${` as `$${` in every string of a value read from the API. */
 export function escapeTemplates<T>(value: T): T {
   if (typeof value === "string") return escapeTemplateText(value) as T;
   if (value instanceof FileText) return value.text as T;

@@ -1,6 +1,5 @@
-// The sections layer's front door: what other layers use of it. The registry (./registry.ts) lists the
-// sections; each section's folder offers what its own index.ts exports, and what other layers use of
-// that is re-exported here. Files inside src/sections/ import each other directly, never this file.
+// The sections layer's front door: what other layers use of it.
+// Spec: docs/architecture.md.
 export {
   ACCOUNT_KINDS,
   ACCOUNT_SECTIONS,

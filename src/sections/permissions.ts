@@ -1,6 +1,5 @@
-// Which token permission a call needs, and which a configuration needs, from the sections' own
-// declarations (`permissions` in each section's index.ts): the 403 hint the client adds to its
-// message (ClientOptions.permissionHint) and what `zoneform whoami` checks.
+// Which token permission a call needs, and which a configuration needs, from the sections' own declarations.
+// Spec: docs/architecture.md, Sections.
 import type { PermissionNeed } from "../cloudflare/index.js";
 import type { DesiredState } from "./registry.js";
 import { ACCOUNT_SECTIONS, SECTIONS } from "./registry.js";
@@ -23,7 +22,6 @@ const ALL: ReadonlyArray<SectionPermission> = [
   ...ACCOUNT_SECTIONS.flatMap((s) => s.permissions),
 ];
 
-/** A token permission, as the dashboard names it ("Page Shield") with its level, on a zone or an account. */
 interface RequiredPermission {
   name: string;
   level: PermissionLevel;
@@ -43,7 +41,6 @@ function requiredPermission(method: string, path: string): RequiredPermission | 
   return { name: best.p.name, level: method === "GET" ? best.p.read : best.p.write, scope: best.p.scope };
 }
 
-/** Which token permission an API area needs, for the 403 message. */
 export function permissionHint(method: string, path: string): string | undefined {
   const p = requiredPermission(method, path);
   return p && `the "${p.name}: ${p.level}" permission on the ${p.scope}`;

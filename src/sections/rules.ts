@@ -1,12 +1,10 @@
-// The semantic rules' contract (what the schema cannot express), and small, defensive accessors for
-// them: rules also run on documents that failed the schema (so that every problem is reported at
-// once), hence nothing here trusts a shape. A section declares its rules (`rules` in its index.ts);
-// src/config/rules/ holds the generic ones and runs them all.
+// The semantic rules' contract.
+// Spec: docs/architecture.md, Sections.
 
 import { childPointer } from "../json-pointer.js";
 import { hasEnvReference } from "../template.js";
 
-/** A problem a rule found, at a JSON pointer of the document; config locates it in the YAML source. */
+/** A problem a rule found, at a JSON pointer of the document. */
 export interface Finding {
   pointer: string;
   message: string;
@@ -40,10 +38,7 @@ export function asString(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/**
- * Values that name what zoneform reads or addresses before any review (ids, names, hostnames, datasets)
- * are written as they are: an `${env:…}` there is refused, since a value goes only into its writes.
- */
+/** Values that name what zoneform reads or addresses before any review. */
 export function literalOnly(pick: (doc: unknown) => Iterable<{ pointer: string; what: string }>): Rule {
   return (doc, ctx) => {
     const findings: Finding[] = [];
@@ -61,7 +56,6 @@ export function literalOnly(pick: (doc: unknown) => Iterable<{ pointer: string; 
   };
 }
 
-/** Each zone mapping of the document with its pointer. */
 export function* zonesOf(doc: unknown): Generator<{ zone: Rec; pointer: string }> {
   const zones = asArray(asRecord(doc)?.zones);
   for (let i = 0; i < zones.length; i++) {
@@ -70,7 +64,6 @@ export function* zonesOf(doc: unknown): Generator<{ zone: Rec; pointer: string }
   }
 }
 
-/** Each entry of the document's `accounts:` with its pointer. */
 export function* accountsOf(doc: unknown): Generator<{ account: Rec; pointer: string }> {
   const accounts = asArray(asRecord(doc)?.accounts);
   for (let i = 0; i < accounts.length; i++) {
@@ -79,7 +72,6 @@ export function* accountsOf(doc: unknown): Generator<{ account: Rec; pointer: st
   }
 }
 
-/** Each mapping of `list` with its pointer. */
 export function* itemsOf(list: unknown, pointer: string): Generator<{ item: Rec; pointer: string; index: number }> {
   const items = asArray(list);
   for (let i = 0; i < items.length; i++) {
@@ -88,10 +80,7 @@ export function* itemsOf(list: unknown, pointer: string): Generator<{ item: Rec;
   }
 }
 
-/**
- * Reports the second and later items whose identity repeats an earlier one.
- * `describe` names the identity in the message, e.g. "policy description".
- */
+/** Reports the second and later items whose identity repeats an earlier one. */
 export function duplicates(
   list: unknown,
   pointer: string,
@@ -119,11 +108,6 @@ export function duplicates(
   return findings;
 }
 
-/**
- * Entries of a list of objects identified by id (policies, Logpush jobs): two entries are the same
- * object when they pin one id, or when neither pins one and their hints are equal (`hintOf` gives a
- * comparable key and how to say it). Reported at the second one.
- */
 export function duplicateEntries(
   list: unknown,
   pointer: string,
@@ -164,10 +148,6 @@ export function duplicateEntries(
   return findings;
 }
 
-/**
- * A warning rule: `prune` under a zone's `container` (e.g. `page_shield`) says what happens to live
- * objects the `list` leaves out; without the list it does nothing.
- */
 export function pruneNeedsList(container: string, list: string, what: string): Rule {
   return (doc) => {
     const findings: Finding[] = [];

@@ -1,11 +1,5 @@
-// The published schema (schemas/zoneform.schema.json), assembled from a base (the top level, a zone's
-// own fields, the `logs` container) and each section's fragment (src/sections/<folder>/schema.json),
-// in the registry's order. `npm run build` writes it (scripts/build-schema.mjs); a unit test checks
-// that the committed file is what this assembles.
-//
-// A fragment is `{ "zone"?: {...}, "logs"?: {...}, "account"?: {...}, "$defs"?: {...} }`: properties of a
-// zone, properties under a zone's `logs`, properties of an entry of `accounts:` (the section's
-// account-level list), and definitions its `$ref`s name. A name given twice is an error.
+// The published schema (schemas/zoneform.schema.json), assembled from a base.
+// Spec: docs/architecture.md.
 import { readFileSync } from "node:fs";
 import { SECTIONS } from "./registry.js";
 
@@ -28,7 +22,6 @@ function addAll(target: Json, from: Json | undefined, what: string): void {
   }
 }
 
-/** The whole schema from the base and the fragments, in order. Pure. */
 export function assembleSchema(
   base: Json,
   fragments: ReadonlyArray<{ folder: string; fragment: SchemaFragment }>,

@@ -1,8 +1,5 @@
-// The contract of a resource kind: what it owns in a desired zone, how it reads the live zone with the
-// fewest calls, and how it turns the difference into changes carrying their API calls as data.
-//
-// A section sees only its own part of a zone: `ZoneBase & Part` (its types.ts declares `Part`). The
-// registry (index.ts) joins every section's part into DesiredZone, which fits each of them.
+// The contract of a resource kind.
+// Spec: docs/architecture.md, Sections and plan and apply.
 import type { IdShape, CloudflareClient } from "../cloudflare/index.js";
 import type { AccountBase, DesiredStateOf, ZoneBase, Change } from "../model/index.js";
 import type { Rule } from "./rules.js";
@@ -10,12 +7,9 @@ import type { Rule } from "./rules.js";
 export interface ReadContext {
   client: CloudflareClient;
   desired: DesiredStateOf;
-  /** Runs `fn` once per key for the whole run (e.g. reading a managed ruleset shared by all zones). */
+  /** Runs `fn` once per key for the whole run. */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
-  /**
-   * The checks are made at apply, after the review: a check then runs only what waited for it (a body
-   * holding a secret), and its client puts the values in. Absent: before the review, no secret sent.
-   */
+  /** The checks are made at apply, after the review. */
   atApply?: boolean;
 }
 
@@ -37,40 +31,23 @@ export interface ResourceKind<L = unknown, Z extends ZoneBase = ZoneBase> {
   readonly name: string;
   /** Apply order across kinds: lower first. */
   readonly order: number;
-  /**
-   * Whether its changes in one zone each write an object of their own (a policy, a job, a hostname),
-   * so that apply may make them at once. Absent: they share one object (the rules of an entry point,
-   * whose order is the order they run in) and are made one after the other, in plan order.
-   */
+  /** Whether its changes in one zone each write an object of their own. */
   readonly independentChanges?: boolean;
-  /**
-   * Fields whose diff shows exactly what the change's write sends under the same name in its body (a
-   * create's or update's POST, PUT or PATCH): `show` and `apply` check each shown value against the
-   * body, and each of these the body sends against a shown field or the value before, so a plan file
-   * cannot show one value and send another. Absent: no field maps that directly.
-   */
+  /** Fields whose diff shows exactly what the change's write sends under the same name in its body. */
   readonly bodyFields?: readonly string[];
   /** Whether the zone's file declares this kind (absent sections are never read or written). */
   owns(zone: Z): boolean;
   read(ctx: ReadContext, zone: Z): Promise<LiveRead<L>>;
   diff(zone: Z, live: L): DiffResult;
-  /**
-   * Checks that need the API before the writes (e.g. a Logpush destination is valid): at plan time those
-   * that send no secret, at apply (`ctx.atApply`) those that do.
-   */
+  /** Checks that need the API before the writes. */
   check?(ctx: ReadContext, zone: Z, changes: Change[]): Promise<string[]>;
-  /**
-   * What to change in the file when the API refuses one of this kind's changes with an error code
-   * (code → the advice for that change). Apply adds it to the change's failure line; the client and
-   * the engine know no product.
-   */
+  /** What to change in the file when the API refuses one of this kind's changes with an error code. */
   readonly errorHints?: Readonly<Record<number, (change: Change) => string>>;
 }
 
 /** A token permission level, as the dashboard names it ("Edit" is the API's "Write"). */
 export type PermissionLevel = "Read" | "Edit";
 
-/** A token permission a section's calls need: its name, the level to read and to write, and where. */
 export interface SectionPermission {
   /** As the dashboard names it: "Page Shield", "Zone WAF", … */
   name: string;
@@ -92,7 +69,6 @@ export interface SectionPermission {
 export interface EnvVarNote {
   name: string;
   zone_id: string;
-  /** e.g. `logpush job http-to-s3, destination_conf parameter secret-access-key` */
   purpose: string;
 }
 
@@ -105,7 +81,6 @@ export interface ExportNotes {
   remarks: string[];
 }
 
-/** What a section's exporter reads through, and where it leaves its notes. */
 export interface SectionContext {
   read: ReadContext;
   /** The zone exported, or with `scope: "account"` the account. */
@@ -114,50 +89,25 @@ export interface SectionContext {
   notes: ExportNotes;
 }
 
-/** An account as the engine plans it: a unit like a zone, whose `zone_id` is the account's id. */
 export type AccountUnit = ZoneBase & AccountBase & { scope: "account" };
 
 /** What an account's normalizer knows of the file its entry is in. */
 interface AccountFileContext {
-  /** The zones of the file, as written (`zone_id`, `name`). */
   zones: ReadonlyArray<{ zone_id: string; name?: string }>;
 }
 
-/**
- * A section's part of an entry of `accounts:` (account-level objects, e.g. Logpush jobs): one list under
- * the entry's `key`, planned in the account's own unit. Its schema is the `account` part of the section's
- * fragment; the entry's `prune` applies to it.
- */
 export interface AccountSection<Part extends object = object, FilePart extends object = object> {
   /** The key of the list in an entry of `accounts:`, e.g. `logpush_jobs`. */
   readonly key: string;
-  /** The kinds that read, diff and apply it, in the account's unit. */
   readonly kinds: readonly ResourceKind<any, AccountUnit & Part>[];
-  /**
-   * The entry (schema-valid) → its part of the normalized account, set on `out`. `file` is the zones of the
-   * file the entry is in (a list may name them by name).
-   */
+  /** The entry (schema-valid) → its part of the normalized account, set on `out`. */
   normalize(entry: FilePart, out: AccountBase & Part, file: AccountFileContext): void;
-  /** The list read from the live account, in the file's shape: the entry's keys to merge in, or undefined. */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
-  /** What `validate --verbose` says of it. */
   summary(account: AccountBase & Part): string[];
-  /** The token permissions its calls need (scope account). */
   permissions: readonly SectionPermission[];
 }
 
-/**
- * A section of the file (its folder's name and `path` say which): everything zoneform knows about it,
- * in one folder under src/sections/, listed once in src/sections/registry.ts.
- *
- * `Part` is the section's part of a desired zone and `FilePart` its part of a zone in the file (both
- * in its types.ts): the registry derives DesiredZone and FileZone from them.
- */
 export interface Section<Part extends object = object, FilePart extends object = object> {
-  /**
-   * Its name: the folder under src/sections/ holding it (and its `schema.json`), and the last key of
-   * `path` (docs/architecture.md, "Names"); what `export --sections` takes.
-   */
   readonly name: string;
   /** Names it was known by before, still taken by `export --sections` (never shown). */
   readonly formerNames?: readonly string[];
@@ -165,45 +115,29 @@ export interface Section<Part extends object = object, FilePart extends object =
   readonly path: string;
   /** The resource kinds that read, diff and apply it (each with its apply `order`). */
   readonly kinds: readonly ResourceKind<any, ZoneBase & Part>[];
-  /** Whether the zone's file declares the section. */
   owns(zone: ZoneBase & Part): boolean;
   /** The file's zone (schema-valid) → its part of the normalized desired zone, set on `out`. */
   normalize(file: FilePart, out: ZoneBase & Part): void;
-  /**
-   * The section read from the live zone, in the file's shape: a fragment of the zone to merge in, or undefined for
-   * none.
-   */
   export(ctx: SectionContext): Promise<Record<string, unknown> | undefined>;
-  /** What `validate --verbose` says of it (one or more parts of the zone's line), or nothing when absent. */
   summary(zone: ZoneBase & Part): string[];
-  /** The token permissions its calls need. */
   permissions: readonly SectionPermission[];
   /** The form of the ids under the API collections it calls, for the client's "malformed id" message. */
   ids?: readonly IdShape[];
   /** Its semantic rules (what the schema cannot say), run on each file's document by `validate` and every load. */
   rules: readonly Rule[];
-  /**
-   * Why the section can be written only in a zone, never in a file's `defaults:` (it names objects that
-   * exist in one zone); absent: it may be a default, merged into every zone of the file.
-   */
+  /** Why the section can be written only in a zone, never in a file's `defaults:`. */
   readonly zoneOnly?: string;
   /** Its account-level list, when the API has one (an entry of `accounts:` holds it). */
   readonly account?: AccountSection<any, any>;
-  /**
-   * What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each
-   * (a page it fetches, a script it authorizes): the plan shows them and their diff with the base.
-   */
+  /** What `audit` checks of the zone and nothing writes to Cloudflare, one line a reviewer reads each. */
   auditChecks?(zone: ZoneBase & Part): string[] | undefined;
 }
 
 /** A section's part of an account, from its declaration (never: it has none). */
 export type AccountPartOf<S> = S extends { account: AccountSection<infer P, any> } ? P : never;
 
-/** A section's part of a desired zone, from its declaration. */
 export type PartOf<S> = S extends Section<infer P, any> ? P : never;
-/** A section's part of a zone in the file, from its declaration. */
 export type FilePartOf<S> = S extends Section<any, infer F> ? F : never;
-/** A union of object types → their intersection (`A | B` → `A & B`). */
 export type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I
   : never;

@@ -1,10 +1,5 @@
-// Custom log fields: one `log_custom_field` rule (expression `true`) in the zone's
-// `http_log_custom_fields` entry point naming the request headers, response headers and cookies that
-// Logpush adds to HTTP request records. Names compare as sets (order and duplicates never cause a
-// diff), and a write keeps the live order of the names it keeps, new names after them in the file's
-// order. An existing rule of that action (made in the dashboard, say) is adopted, not doubled; empty
-// lists remove the rule but keep the entry point; a missing entry point is created with the rule in
-// one call. Other rules of the entry point are never written.
+// Custom log fields: one `log_custom_field` rule.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import type { DesiredCustomFields, ResponseFieldList } from "./types.js";
 import type { ZoneWithCustomFields } from "./types.js";
 import type { Change, FieldDiff } from "../../model/index.js";
@@ -37,7 +32,6 @@ export type FieldList =
   | "response_headers"
   | "raw_response_headers"
   | "cookies";
-/** The lists with every key filled in: what normalizeCustomFields returns. */
 export type CustomFieldLists = Record<FieldList, string[]> & Pick<DesiredCustomFields, "preserve_duplicates">;
 /** File list → the rule's action_parameters key (cloudflare-go LogCustomFieldRuleActionParameters). */
 const PARAM_OF: Record<FieldList, string> = {
@@ -50,7 +44,6 @@ const PARAM_OF: Record<FieldList, string> = {
 export const LISTS = Object.keys(PARAM_OF) as FieldList[];
 /** The lists whose items carry `preserve_duplicates` (response headers, transformed and raw). */
 export const RESPONSE_LISTS: readonly ResponseFieldList[] = ["response_headers", "raw_response_headers"];
-/** The lists of the first file format: always shown in a plan, the newer ones only when they hold a name. */
 const CLASSIC: readonly FieldList[] = ["request_headers", "response_headers", "cookies"];
 
 /** In their order, without duplicates; header names lower case (matched case-insensitively), cookies as written. */
@@ -83,7 +76,6 @@ function liveItems(rule: LiveRule, list: FieldList): Array<Record<string, unknow
 /** The key a name is matched by: header names case-insensitively, cookies exactly. */
 const keyOf = (list: FieldList, name: string) => (list === "cookies" ? name : name.toLowerCase());
 
-/** The field names a live rule logs, and the response headers whose duplicates it keeps (preserve_duplicates true). */
 export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
   const lists = Object.fromEntries(
     LISTS.map((l) => [l, liveItems(rule, l).map((f) => f.name)]),
@@ -99,7 +91,6 @@ export function fieldsOfRule(rule: LiveRule): CustomFieldLists {
   });
 }
 
-/** A new rule's action_parameters: only the non-empty lists (the API wants at least one, and no empty one). */
 function customFieldParameters(fields: CustomFieldLists): Record<string, Array<Record<string, unknown>>> {
   const out: Record<string, Array<Record<string, unknown>>> = {};
   for (const list of LISTS) {
@@ -114,13 +105,7 @@ function customFieldParameters(fields: CustomFieldLists): Record<string, Array<R
   return out;
 }
 
-/**
- * The action_parameters of a PATCH: the live ones with only the planned changes applied. A name kept
- * keeps its live item as it is (every key, e.g. a preserve_duplicates the file does not state), with
- * the stated preserve_duplicates laid over it; a new name is `{name}` (plus what the file states);
- * keys of action_parameters zoneform does not know are sent back unchanged. A list left empty is left
- * out (the API takes no empty list).
- */
+/** The action_parameters of a PATCH: the live ones with only the planned changes applied. */
 function patchedParameters(rule: LiveRule, after: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(rule.action_parameters ?? {}) };
   for (const list of LISTS) {
@@ -154,7 +139,6 @@ function preserveChanges(before: CustomFieldLists, want: CustomFieldLists): Fiel
   return out;
 }
 
-/** Equal as sets. */
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   const set = new Set(a);
   return a.length === b.length && b.every((n) => set.has(n));
@@ -177,10 +161,6 @@ function isEmpty(fields: CustomFieldLists): boolean {
   return LISTS.every((l) => fields[l].length === 0);
 }
 
-/**
- * As a plan shows the fields: the first three lists always, the newer ones and preserve_duplicates when they hold
- * something.
- */
 function fieldsOf(f: CustomFieldLists): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const l of LISTS) if (CLASSIC.includes(l) || f[l].length > 0) out[l] = f[l];
@@ -201,9 +181,36 @@ function describeLists(before: CustomFieldLists | undefined, after: CustomFieldL
   return parts.join("; ");
 }
 
-/** The rules of the entry point that set custom log fields, in order. */
 export function logFieldRules(ep: Entrypoint | null): LiveRule[] {
   return (ep?.rules ?? []).filter((r) => r.action === "log_custom_field");
+}
+
+/** The rule (and the entry point, if the zone has none) that starts logging the file's fields. */
+function createChange(zoneId: string, ep: Entrypoint | null, want: CustomFieldLists): Change {
+  const body = {
+    action: "log_custom_field",
+    expression: "true",
+    description: "zoneform: custom log fields",
+    enabled: true,
+    ref: "zoneform-custom-fields",
+    action_parameters: customFieldParameters(want),
+  };
+  const operation = ep
+    ? addRuleOp(zoneId, ep.id, body, LOG_FIELDS_PHASE)
+    : createEntrypointOp(zoneId, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
+  return {
+    resource: RESOURCE,
+    zone_id: zoneId,
+    identity: IDENTITY,
+    kind: "create",
+    summary: `log ${describeLists(undefined, want)}`,
+    after: fieldsOf(want),
+    fields: [
+      ...LISTS.filter((l) => want[l].length > 0).map((l): FieldDiff => ({ field: l, after: want[l] })),
+      ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want),
+    ],
+    operations: [operation],
+  };
 }
 
 /** Pure: the change (at most one) that makes the zone log exactly the file's fields. */
@@ -214,8 +221,7 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
   const ep = live.entrypoint;
   const rules = logFieldRules(ep);
   const warnings: string[] = [];
-  // Another enabled rule logs fields of its own, so the file's exact set could never be met: the zone
-  // stops. Disabled ones log nothing and are left as they are.
+  // Another enabled rule logs fields of its own, so the file's exact set could never be met.
   const othersOn = rules.slice(1).filter((r) => r.enabled !== false);
   if (othersOn.length > 0) {
     const ids = (list: LiveRule[]) => list.map((r) => r.id ?? "without an id").join(", ");
@@ -241,29 +247,7 @@ export function diffCustomFields(zone: ZoneWithCustomFields, live: LiveCustomFie
 
   if (!rule) {
     if (isEmpty(want)) return { changes: [], warnings };
-    const body = {
-      action: "log_custom_field",
-      expression: "true",
-      description: "zoneform: custom log fields",
-      enabled: true,
-      ref: "zoneform-custom-fields",
-      action_parameters: customFieldParameters(want),
-    };
-    const operation = ep
-      ? addRuleOp(zone.zone_id, ep.id, body, LOG_FIELDS_PHASE)
-      : createEntrypointOp(zone.zone_id, LOG_FIELDS_PHASE, "zoneform: custom log fields", [body]);
-    const change: Change = {
-      ...base,
-      kind: "create",
-      summary: `log ${describeLists(undefined, want)}`,
-      after: fieldsOf(want),
-      fields: [
-        ...LISTS.filter((l) => want[l].length > 0).map((l): FieldDiff => ({ field: l, after: want[l] })),
-        ...preserveChanges(fieldsOfRule({ id: "", action: "log_custom_field", expression: "true" }), want),
-      ],
-      operations: [operation],
-    };
-    return { changes: [change], warnings };
+    return { changes: [createChange(zone.zone_id, ep, want)], warnings };
   }
 
   const before = fieldsOfRule(rule);

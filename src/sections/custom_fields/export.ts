@@ -1,7 +1,5 @@
-// Custom log fields: the names the zone's log_custom_field rule logs, read with the custom-fields
-// kind's own `read`. No rule exports as empty lists, which plan reads as "nothing to log". The lists
-// of 2025 (transformed request headers, raw response headers) are written when they hold a name; a
-// response header whose duplicates are kept is written `{name, preserve_duplicates: true}`.
+// Custom log fields: the names the zone's log_custom_field rule logs, read with the custom-fields kind's own `read`.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import type { ZoneWithCustomFields } from "./types.js";
 import {
   fieldsOfRule,

@@ -1,4 +1,5 @@
 // `logs.custom_fields`: the custom log fields rule of the zone's http_log_custom_fields entry point.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import type { Section } from "../types.js";
 import { LISTS, logCustomFields, RESPONSE_LISTS } from "./custom-fields.js";
 import { exportCustomFields } from "./export.js";

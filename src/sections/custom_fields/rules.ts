@@ -1,5 +1,5 @@
-// Semantic rules of the custom_fields section: lower-case header names, no field listed twice, the
-// 40-field limit, and a Logpush job pushing a column the zone's custom fields leave empty.
+// Semantic rules of the custom_fields section.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import { jobsOf } from "../logpush_jobs/index.js";
 import { asArray, asRecord, childPointer, zonesOf, type Finding, type Rec, type Rule } from "../rules.js";
 
@@ -54,7 +54,6 @@ export const lowerCaseHeaders: Rule = (doc) => {
   return findings;
 };
 
-/** A field listed twice in the same list. */
 export const uniqueCustomFields: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { fields, pointer } of customFieldsOf(doc)) {
@@ -99,7 +98,7 @@ const CUSTOM_FIELD_COLUMNS: Record<string, (typeof FIELD_LISTS)[number]> = {
   Cookies: "cookies",
 };
 
-/** A job that pushes RequestHeaders (etc.) while the zone's managed custom fields list none gets empty columns. */
+/** A job that pushes RequestHeaders. */
 export const customFieldsPushed: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer, zone } of jobsOf(doc)) {

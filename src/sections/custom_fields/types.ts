@@ -1,6 +1,5 @@
-// The custom_fields section's part of a zone (under `logs`): in the desired state (normalized) and in
-// the file (as the schema guarantees it). The registry (../index.ts) joins every section's part into
-// DesiredZone.
+// The custom_fields section's part of a zone.
+// Spec: docs/configuration.md, `logs.custom_fields`.
 import type { ZoneBase } from "../../model/index.js";
 
 /** The response lists whose items may carry `preserve_duplicates`. */
@@ -9,29 +8,26 @@ export type ResponseFieldList = "response_headers" | "raw_response_headers";
 export interface DesiredCustomFields {
   /** request_fields: request headers as they reached Cloudflare (raw). */
   request_headers: string[];
-  /** transformed_request_fields: request headers after Transform Rules. Absent = []. */
+  /** transformed_request_fields: request headers after Transform Rules. */
   transformed_request_headers?: string[];
   /** response_fields: response headers after Transform Rules (transformed). */
   response_headers: string[];
-  /** raw_response_fields: response headers as the origin sent them. Absent = []. */
+  /** raw_response_fields: response headers as the origin sent them. */
   raw_response_headers?: string[];
   cookies: string[];
-  /** `preserve_duplicates` the file states, by list and header name; a name without it keeps the live value. */
+  /** `preserve_duplicates` the file states, by list and header name. */
   preserve_duplicates?: Partial<Record<ResponseFieldList, Record<string, boolean>>>;
 }
 
 /** A list item as the file writes it: a name, or (response lists) `{name, preserve_duplicates}`. */
 export type FileFieldItem = string | { name: string; preserve_duplicates?: boolean };
 
-/** The section's part of a desired zone (the `logs` container is shared with other sections). */
 export interface CustomFieldsZone {
   logs?: { custom_fields?: DesiredCustomFields };
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithCustomFields = ZoneBase & CustomFieldsZone;
 
-/** The section's part of a zone in the file. */
 export interface CustomFieldsFileZone {
   logs?: { custom_fields?: Partial<Record<keyof DesiredCustomFields, FileFieldItem[]>> };
 }

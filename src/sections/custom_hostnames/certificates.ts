@@ -1,25 +1,20 @@
-// The certificate authority report of `zoneform certificates`: which custom hostnames use which CA,
-// flagging those still on the CA whose cross-signed chain was retired, with the spec's advice per
-// certificate type. Pure: built from the hostnames already listed, rendered as text or JSON. The text
-// shows what the API answered printable (control and bidirectional characters escaped).
-// Part of the custom_hostnames section: it reads the same objects the section plans.
+// The certificate authority report of `zoneform certificates`.
+// Spec: docs/commands/certificates.md.
 import { countOwn } from "../../data-record.js";
 import { printable } from "../../safe-text.js";
-import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./custom-hostnames.js";
+import { normalizeCustomHostname, notStated, RETIRED_CA, RETIRING_CA } from "./live.js";
 
 interface HostnameCertificate {
   id: string;
   hostname: string;
   /** `""`: the service's default CA; null: the answer has no `certificate_authority` (not stated). */
   certificate_authority: string | null;
-  /** The certificate's issuer, when the answer states it. */
   issuer?: string;
   ssl_status?: string;
   method?: string;
   type?: string;
   /** The certificate was uploaded: no CA applies. */
   uploaded?: true;
-  /** Still set to the retiring CA. */
   flagged: boolean;
 }
 

@@ -1,15 +1,6 @@
-// Custom hostnames and their certificate authority. zoneform never lists hostnames when it plans (it
-// looks up the ones a file names), so export pages through the zone's whole list itself. A live CA is
-// not pinned: a hostname on Cloudflare's default reads back the CA the service picked, so the file
-// leaves the choice to Cloudflare (no certificate_authority), which plans clean against any CA but
-// digicert. A hostname still on digicert is left out of the file, with a warning saying how to move it:
-// validate refuses `digicert` (Cloudflare no longer offers it), so no entry can state what it has, and
-// an entry without a CA would make plan move it off digicert, a write the export never asked for. A
-// hostname the file does not list is left alone, so the round trip plans clean. One whose answer
-// states no CA is written without one, with a warning that says so ("not stated"; left out like
-// digicert when its issuer says digicert), one without a certificate (no ssl) likewise, and one with an
-// uploaded certificate has no CA to state.
-import { effectiveCa, normalizeCustomHostname, notStated, RETIRED_CA } from "./custom-hostnames.js";
+// Custom hostnames and their certificate authority. zoneform never lists hostnames when it plans.
+// Spec: docs/configuration.md, `custom_hostnames`.
+import { effectiveCa, normalizeCustomHostname, notStated, RETIRED_CA } from "./live.js";
 import type { SectionContext } from "../export-context.js";
 
 const PER_PAGE = 50;

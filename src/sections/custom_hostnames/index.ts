@@ -1,4 +1,5 @@
 // `custom_hostnames`: the certificate authority of existing custom hostnames.
+// Spec: docs/configuration.md, `custom_hostnames`.
 import type { Section } from "../types.js";
 import { customHostnames as customHostnamesKind } from "./custom-hostnames.js";
 import { exportCustomHostnames } from "./export.js";
@@ -9,7 +10,6 @@ export type * from "./types.js";
 // What `certificates` shows: the report of the live hostnames' certificate authorities.
 export { buildCertificateReport, renderCertificateReportText } from "./certificates.js";
 
-/** The zone's custom hostnames in the API, relative to the base. */
 export function customHostnamesApiPath(zoneId: string): string {
   return `zones/${zoneId}/custom_hostnames`;
 }

@@ -1,26 +1,15 @@
-// Which certificate authority issued a certificate, told from its issuer as the API answers it
-// (`ssl.issuer`, `ssl.certificates[].issuer`), for a hostname whose answer states no
-// `certificate_authority` (an older certificate, real-answers.md). The table is small on purpose: one
-// row per CA a custom hostname can be set to, each matched by the names its issuing organisation and
-// intermediates go by. An issuer no row matches, or more than one, tells nothing: the caller then
-// cannot compare and says so.
+// Which certificate authority issued a certificate, told from its issuer as the API answers it.
+// Spec: docs/configuration.md, `custom_hostnames`.
 
-/** A CA id as the API spells it, and the words (lower case, letters and digits only) its issuers carry. */
+/** A CA id as the API spells it, and the words. */
 export interface IssuerRow {
   ca: "lets_encrypt" | "google" | "ssl_com" | "digicert";
   /** An issuer holding one of these (after normalizing) is this CA's. */
   contains: readonly string[];
-  /** An issuer starting with one of these is this CA's (short intermediate names such as `GTS CA 1P5`). */
   startsWith?: readonly string[];
 }
 
-/**
- * - Let's Encrypt: the organisation (`Let's Encrypt`, `LetsEncrypt` as the API writes it) and its root's,
- *   the Internet Security Research Group (`ISRG Root X1`).
- * - Google Trust Services: `Google Trust Services LLC`, `GoogleTrustServices`, intermediates `GTS CA 1P5`.
- * - SSL.com: `SSL.com`, `SSL Corporation`.
- * - DigiCert: `DigiCert Inc`, `DigiCertInc` (the recorded answer, cft_custom_hostnames_v4).
- */
+/** Each CA's issuer names, as the recorded answers spell them (DigiCert: cft_custom_hostnames_v4). */
 export const ISSUER_TABLE: readonly IssuerRow[] = [
   { ca: "lets_encrypt", contains: ["letsencrypt", "isrg", "internetsecurityresearchgroup"] },
   { ca: "google", contains: ["googletrustservices"], startsWith: ["gts"] },
@@ -33,7 +22,6 @@ function normalizeIssuer(issuer: string): string {
   return issuer.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
-/** The CA id an issuer names, or undefined when no row (or more than one) matches it. */
 export function caOfIssuer(issuer: string | undefined): IssuerRow["ca"] | undefined {
   if (issuer === undefined) return undefined;
   const text = normalizeIssuer(issuer);

@@ -1,4 +1,5 @@
 // Semantic rules of the custom_hostnames section.
+// Spec: docs/configuration.md, `custom_hostnames`.
 import { duplicates, itemsOf, literalOnly, zonesOf, type Finding, type Rule } from "../rules.js";
 
 /** A hostname may be listed once per zone (hostnames compare case-insensitively). */

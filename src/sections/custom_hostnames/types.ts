@@ -1,5 +1,5 @@
-// The custom_hostnames section's part of a zone: in the desired state (normalized) and in the file (as
-// the schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+// The custom_hostnames section's part of a zone.
+// Spec: docs/configuration.md, `custom_hostnames`.
 import type { ZoneBase } from "../../model/index.js";
 
 export type CertificateAuthority = "digicert" | "google" | "lets_encrypt" | "ssl_com" | "";
@@ -10,19 +10,15 @@ export type DcvMethod = "http" | "txt" | "email";
 export interface DesiredCustomHostname {
   hostname: string;
   certificate_authority: CertificateAuthority;
-  /** The DCV method of the certificate: changed when it differs, sent with an order or a CA change. */
   method?: DcvMethod;
 }
 
-/** The section's part of a desired zone. */
 export interface CustomHostnamesZone {
   custom_hostnames?: DesiredCustomHostname[];
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithCustomHostnames = ZoneBase & CustomHostnamesZone;
 
-/** The section's part of a zone in the file. */
 export interface CustomHostnamesFileZone {
   custom_hostnames?: Array<{ hostname: string; certificate_authority?: CertificateAuthority; method?: DcvMethod }>;
 }

@@ -1,10 +1,5 @@
-// Logpush jobs, read with the logpush kind's own `read` and written in the file's shape (every job;
-// one whose name and dataset repeat live gets its `id:` pin): the filter as an object, output_options
-// without the values that are the API's defaults, upload limits and filter_attack_traffic only when
-// set. Every credential in destination_conf (src/credential-shape.ts destinationCredentials: user
-// info, credential parameters, token path segments) becomes an `${env:ZONEFORM_<JOB>_<PARAM>}`
-// reference: the file never holds a secret, and the notes say which variables to set. No
-// ownership_challenge: an existing job needs one only if its destination changes.
+// Logpush jobs, read with the logpush kind's own `read` and written in the file's shape.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { accountLogpushJobs, logpushJobs } from "./logpush-jobs.js";
 import { outputDefaults, outputOptionsFromLogpull, type LiveLogpushJob } from "./live.js";
 import { destinationCredentials } from "../../credential-shape.js";
@@ -56,7 +51,6 @@ export interface ExportedLogpush {
   prune?: false;
 }
 
-/** `http-to-s3`, `secret-access-key` → `HTTP_TO_S3`, `SECRET_ACCESS_KEY`. */
 export function upperSnake(text: string): string {
   return text
     .replace(/[^A-Za-z0-9]+/g, "_")
@@ -75,13 +69,7 @@ export function envNameFor(notes: ExportNotes, zoneId: string, job: string, para
   return name;
 }
 
-/**
- * destination_conf with every credential-bearing part (src/credential-shape.ts destinationCredentials:
- * a URL's user info or password, each non-empty credential parameter, by name or by its token shape,
- * and each path segment that looks like a token, such as a Sumo Logic source or a webhook's hex token)
- * replaced by an `${env:…}` reference, and a note saying which variable to set. The rest is escaped
- * piece by piece (`${` written `$${`): the text is in file form, and the export writes it as it is.
- */
+/** destination_conf with each credential replaced by an `${env:…}` reference (and a note naming it). */
 export function destinationWithEnvRefs(destination: string, ctx: SectionContext, jobName: string): string {
   const refer = (label: string, purpose: string) => {
     const name = envNameFor(ctx.notes, ctx.zoneId, jobName, label);
@@ -102,7 +90,6 @@ export function destinationWithEnvRefs(destination: string, ctx: SectionContext,
   return out + escapeTemplates(destination.slice(from));
 }
 
-/** The options that differ from the API's defaults (field_names always), and the keys the file cannot hold. */
 export function exportedOutputOptions(options: Record<string, unknown>): {
   options: Record<string, unknown>;
   unknown: string[];
@@ -122,7 +109,6 @@ export function exportedOutputOptions(options: Record<string, unknown>): {
   return { options: out, unknown };
 }
 
-/** A job id as the file writes it: a number when YAML holds it exactly, else quoted. */
 function exportedId(id: string): number | string {
   return Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
@@ -190,7 +176,7 @@ export async function exportLogpush(ctx: SectionContext): Promise<ExportedLogpus
       out.output_options = options;
     }
     for (const k of UPLOAD_LIMITS) if (job[k]) out[k] = job[k];
-    // false is the default: a file without the key leaves it as it is, and plans clean.
+    // false is the default.
     if (job.filter_attack_traffic) out.filter_attack_traffic = true;
     jobs.push(out);
   }

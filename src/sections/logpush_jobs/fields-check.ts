@@ -1,8 +1,5 @@
-// The log fields a Logpush write names (the filter's keys, output_options.field_names) checked against
-// the fields its dataset has, as the API lists them (GET zones/{zone}/logpush/datasets/{dataset}/fields:
-// an object whose keys are the field names, values their descriptions). The API refuses a job naming a
-// field its dataset lacks only when it is written; asked here, that is a plan error instead. The list is
-// read once per dataset per run (another zone's failed read is retried for this zone's own).
+// The log fields a Logpush write names.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { distance } from "fastest-levenshtein";
 import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
 import { clipJson } from "../../redact.js";
@@ -33,10 +30,6 @@ export function filterKeys(node: unknown): string[] {
   return [...out];
 }
 
-/**
- * The fields a job's write body names: the filter it sends (the API's JSON string; `""` sends none)
- * and the field_names of the output_options it sends. Undefined when it names none.
- */
 export function fieldsWritten(body: Record<string, unknown>): NamedFields | undefined {
   const filter = typeof body.filter === "string" && body.filter.trim() !== "" ? filterKeys(parseJson(body.filter)) : [];
   const options = body.output_options;
@@ -76,10 +69,6 @@ function fieldsPath(base: string, dataset: string): string {
   return [base, "logpush", "datasets", dataset, "fields"].join("/");
 }
 
-/**
- * The field names of a fields answer. Only an object of name → description (a string; null as the
- * OpenAPI allows) with at least one field is taken: anything else is an AnswerShapeError.
- */
 export function parseFieldsAnswer(res: unknown, path: string): ReadonlySet<string> {
   const bad = (why: string) =>
     new AnswerShapeError(
@@ -100,10 +89,7 @@ interface Outcome {
   error?: unknown;
 }
 
-/**
- * The dataset's field names, read once per run for zones and once for accounts (`base` is the zone's or
- * account's path); a read another zone (or account) failed is made again for this one.
- */
+/** The dataset's field names, read once per run for zones and once for accounts. */
 async function datasetFields(ctx: ReadContext, base: string, dataset: string): Promise<ReadonlySet<string>> {
   const ask = (key: string) =>
     ctx.memo<Outcome>(key, () => {
@@ -120,7 +106,6 @@ async function datasetFields(ctx: ReadContext, base: string, dataset: string): P
   return got.fields!;
 }
 
-/** How messages name the unit whose path is `base`. */
 function unitWord(base: string): "zone" | "account" {
   return base.startsWith("accounts/") ? "account" : "zone";
 }
@@ -136,10 +121,6 @@ function advice(err: ApiError | NetworkError, dataset: string, word: string): st
   return "run plan again; if it persists, check the dataset name";
 }
 
-/**
- * The plan errors of one job's write: one per field it names that its dataset lacks, with close
- * matches. A refused read of the fields is an error of this job only; a malformed answer throws.
- */
 export async function checkJobFields(
   ctx: ReadContext,
   base: string,

@@ -1,5 +1,5 @@
-// Logpush filters: the object form written in YAML ({where: node}) and the compact JSON string the API
-// stores. Shared by the section's rules (limits) and its resource (wire format, no-filter detection).
+// Logpush filters: the object form written in YAML.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import type { FilterNode, LogpushFilter } from "./types.js";
 
 /** Documented limits of a Logpush filter ("about 30 operators and 1000 bytes"). */
@@ -23,17 +23,12 @@ export const FILTER_OPERATORS = [
   "!in",
 ] as const;
 
-/** Operators whose value is a list. */
 export const LIST_OPERATORS: ReadonlySet<string> = new Set(["in", "!in"]);
 
 function isGroup(node: unknown, op: "and" | "or"): node is Record<typeof op, unknown[]> {
   return node !== null && typeof node === "object" && Array.isArray((node as Record<string, unknown>)[op]);
 }
 
-/**
- * Counts operators the way the limit is understood here: every comparison (leaf) and every `and` /
- * `or` group. `{where: {}}` counts 0.
- */
 export function countFilterOperators(filter: LogpushFilter | FilterNode | null | undefined): number {
   if (!filter || typeof filter !== "object") return 0;
   const node = "where" in filter ? (filter as LogpushFilter).where : filter;
@@ -61,7 +56,6 @@ export function serialiseFilter(filter: LogpushFilter | null | undefined): strin
   return JSON.stringify({ where: canonical(filter?.where ?? {}) });
 }
 
-/** Size in bytes (UTF-8) of the serialised filter, as the API measures it. */
 export function filterByteLength(filter: LogpushFilter | null | undefined): number {
   return Buffer.byteLength(serialiseFilter(filter), "utf8");
 }

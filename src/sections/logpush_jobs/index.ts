@@ -1,5 +1,6 @@
 // `logs.logpush_jobs` (and `logs.prune`): the zone's Logpush jobs, each matched by the id it pins, else by name and
 // dataset.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { plural } from "../shared/words.js";
 import type { Section } from "../types.js";
 import { exportLogpush } from "./export.js";
@@ -21,10 +22,6 @@ export { jobsOf, literalSecretParams } from "./rules.js";
 // What `logpush challenge` builds on: a destination's scheme and bucket, and whether it needs a challenge.
 export { destinationBucket, destinationScheme, needsOwnershipChallenge } from "./live.js";
 
-/**
- * `logpush_jobs` of an entry of `accounts:`: the account's own jobs (`accounts/{id}/logpush/jobs`), the
- * same shape, checks and identity rules as a zone's, planned in the account's unit; the entry's `prune`.
- */
 const accountPart: AccountSection<LogpushAccount, LogpushFileAccount> = {
   key: "logpush_jobs",
   kinds: [accountLogpushJobs],
@@ -59,7 +56,7 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
   owns: (zone) => zone.logs?.logpush_jobs !== undefined,
   normalize(file, out) {
     if (!file.logs || !out.logs) return;
-    // `prune` is the jobs' (the only list under logs): default true even when no job is listed.
+    // `prune` is the jobs'.
     out.logs.prune = file.logs.prune ?? true;
     if (file.logs.logpush_jobs) out.logs.logpush_jobs = file.logs.logpush_jobs.map(normalizeJob);
   },
@@ -77,10 +74,6 @@ export const logpushJobs: Section<LogpushZone, LogpushFileZone> & {
   account: accountPart,
 };
 
-/**
- * A job id as the file wrote it (an integer or a string of digits), as exact text. An integer beyond
- * 2^53 was already rounded by the YAML reader: the config rules refuse it before this runs.
- */
 function jobIdText(id: unknown): string | undefined {
   if (typeof id === "number" && Number.isSafeInteger(id)) return String(id);
   if (typeof id === "string" && /^[0-9]+$/.test(id)) return id.replace(/^0+(?=\d)/, "");
@@ -100,7 +93,7 @@ function normalizeJob(
   };
   if (job.ownership_challenge !== undefined) out.ownership_challenge = job.ownership_challenge;
   if (job.kind !== undefined) out.kind = job.kind;
-  // `where: {}` is "no filter", the same as no filter key: one spelling, so no perpetual diff.
+  // `where: {}` is "no filter", the same as no filter key.
   if (job.filter && !isEmptyFilter(job.filter)) out.filter = structuredClone(job.filter) as LogpushFilter;
   if (job.output_options !== undefined) out.output_options = structuredClone(job.output_options);
   if (job.max_upload_bytes !== undefined) out.max_upload_bytes = job.max_upload_bytes;

@@ -1,10 +1,5 @@
-// Logpush jobs as comparable values. Pure: turns a job read from the API into the shape of the file,
-// so that spellings the API and the file disagree on never show as a change: a filter is compared by
-// meaning (parsed, keys in one order, `{"where":{}}` / null / "" all mean none), output_options with
-// an absent option read as the service's default (a job holds only the options that were set), a
-// legacy job's `logpull_options` (`fields=…&timestamps=…`) read as the output_options it means, absent
-// upload limits as 0, an absent filter_attack_traffic as false. Also knows which destinations need an
-// ownership challenge and how to show a destination without its credentials.
+// Logpush jobs as comparable values.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { jsonTemplate } from "../../template.js";
 import { isEmptyFilter, parseFilterString, serialiseFilter } from "./filter.js";
 import { AnswerShapeError } from "../../errors.js";
@@ -12,18 +7,17 @@ import type { LogpushFilter } from "./types.js";
 import { destinationCredentials } from "../../credential-shape.js";
 import { clipJson, redactDestination, safeDecode, SENSITIVE } from "../../redact.js";
 
-/** A live job in the file's shape, plus its id; the filter as an object (absent = none). */
 export interface LiveLogpushJob {
   id: string;
   /** `""` for a job answered with `name: null` (created without a name). */
   name: string;
-  /** null when the API answered none: then it is not compared (never a replacement on a guess). */
+  /** null when the API answered none. */
   dataset: string | null;
   destination_conf: string;
   enabled: boolean;
   kind: string;
   filter?: LogpushFilter;
-  /** A filter string the API holds that is not valid JSON: never equal to anything in the file. */
+  /** A filter string the API holds that is not valid JSON. */
   filter_unparsed?: string;
   /** The options the job holds (nulls dropped); absent when it holds none. */
   output_options?: Record<string, unknown>;
@@ -32,7 +26,6 @@ export interface LiveLogpushJob {
   max_upload_bytes: number;
   max_upload_interval_seconds: number;
   max_upload_records: number;
-  /** Whether DDoS attack traffic is left out of the logs; absent or null in the answer: false. */
   filter_attack_traffic: boolean;
 }
 
@@ -63,7 +56,7 @@ const CSV_DEFAULTS: Record<string, unknown> = {
 /** Filled only for comparison: sent only when the file sets it, since only http_requests knows it. */
 const COMPARE_ONLY_DEFAULTS: Record<string, unknown> = { merge_subrequests: false };
 
-/** The 2024 OpenAPI schema spells the Log4Shell option with a typo; read both, write the real one. */
+/** The 2024 OpenAPI schema spells the Log4Shell option with a typo. */
 const CVE_TYPO = "CVE-2021-4428";
 const CVE_KEY = "CVE-2021-44228";
 
@@ -74,11 +67,6 @@ export function outputDefaults(outputType: unknown): Record<string, unknown> {
 /** comparableOutputOptions of each options object already compared: a job's are compared several times per plan. */
 const comparable = new WeakMap<Record<string, unknown>, Readonly<Record<string, unknown>>>();
 
-/**
- * The form output_options are compared in (never sent): the API defaults filled in, including the
- * options filled only for comparison; nulls count as "default". Memoised per options object (which
- * nothing mutates once read or loaded): the result is shared, never to be changed.
- */
 export function comparableOutputOptions(options: Record<string, unknown>): Readonly<Record<string, unknown>> {
   let out = comparable.get(options);
   if (!out) {
@@ -100,12 +88,6 @@ export function heldOutputOptions(options: Record<string, unknown>): Record<stri
   return withoutNulls(fixCveKey(options));
 }
 
-/**
- * The output_options a PUT sends for the file's: what the file sets, plus each option the file leaves
- * out whose live value is not the default, sent as the default (so the job ends up meaning exactly
- * what the file says whether the API merges or replaces the object), plus each live option zoneform
- * does not know, as it is (a PUT replaces the object whole: left out, it would be lost).
- */
 export function outputOptionsToSend(
   desired: Record<string, unknown>,
   live: Record<string, unknown> | undefined,
@@ -144,11 +126,7 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/**
- * The option keys whose values differ, in a stable order (defaults filled on both sides). A live
- * option zoneform does not know and the file does not state is not managed: never a difference
- * (a PUT carries it back as it is, see outputOptionsToSend).
- */
+/** The option keys whose values differ, in a stable order (defaults filled on both sides). */
 export function diffOutputOptions(
   desired: Record<string, unknown>,
   live: Record<string, unknown> | undefined,
@@ -165,7 +143,7 @@ const wire = new WeakMap<object, string | undefined>();
 /** The filter as the API takes it: compact JSON, or undefined for "no filter". */
 export function filterToWire(filter: LogpushFilter | undefined): string | undefined {
   if (filter === undefined) return undefined;
-  // A reference in a value goes in JSON-escaped when the write is made (the filter is JSON in a string).
+  // A reference in a value goes in JSON-escaped when the write is made.
   if (typeof filter !== "object" || filter === null)
     return isEmptyFilter(filter) ? undefined : jsonTemplate(serialiseFilter(filter));
   if (wire.has(filter)) return wire.get(filter);
@@ -215,10 +193,6 @@ export function compareDigits(a: string, b: string): number {
   return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
 }
 
-/**
- * A job as the API answered it, checked field by field: an answer of the wrong shape (an id missing,
- * a name that is a number, an `enabled` that is not a boolean) is refused, never coerced.
- */
 export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new AnswerShapeError(
@@ -227,8 +201,7 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
     );
   }
   const raw = input as Record<string, unknown>;
-  // A whole number; beyond 2^53 the client hands it over as its exact digits (a string), and a
-  // number that is not a safe integer has been rounded already: refused, never acted on.
+  // A whole number; beyond 2^53 the client hands it over as its exact digits.
   const idOk =
     (typeof raw.id === "number" && Number.isSafeInteger(raw.id) && raw.id >= 0) ||
     (typeof raw.id === "string" && /^\d+$/.test(raw.id));
@@ -258,7 +231,7 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
     throw shapeError(raw, "filter_attack_traffic", "true or false");
   const { filter, unparsed } = filterFromWire(raw.filter);
   const heldAll = options ? heldOutputOptions(options as Record<string, unknown>) : undefined;
-  // A job may hold an empty output_options beside its legacy string: the string is what it means.
+  // A job may hold an empty output_options beside its legacy string.
   const held = heldAll && Object.keys(heldAll).length > 0 ? heldAll : undefined;
   const legacy =
     !held && typeof raw.logpull_options === "string" && raw.logpull_options !== "" ? raw.logpull_options : undefined;
@@ -281,11 +254,7 @@ export function normalizeLiveJob(input: unknown): LiveLogpushJob {
   };
 }
 
-/**
- * Storage destinations prove ownership: Cloudflare writes a token into the bucket (S3, Google Cloud
- * Storage) or container (Azure Blob Storage) and the job must quote it. R2 and the HTTP-based
- * destinations (https, Datadog, Splunk, Sumo Logic) authenticate with credentials in the URL instead.
- */
+/** Storage destinations prove ownership. */
 const CHALLENGE_SCHEMES = new Set(["s3", "gs", "azure"]);
 
 export function destinationScheme(destination: string): string {
@@ -303,11 +272,7 @@ export function destinationBucket(destination: string): string {
   return rest.split(/[/?]/)[0] ?? rest;
 }
 
-/**
- * The destination as a command the user will copy shows it: each credential `destinationCredentials`
- * finds taken out (a credential parameter with its name, the whole user info with its `@`), and a path
- * segment that looks like one shown `(sensitive)`, for the user to put back.
- */
+/** The destination as a command the user will copy shows it. */
 export function stripDestinationSecrets(destination: string): string {
   let out = destination;
   // From the last to the first, so that each place found stays where it was.
@@ -329,11 +294,6 @@ export function stripDestinationSecrets(destination: string): string {
   return `${out.slice(0, q)}${kept.length > 0 ? `?${kept.join("&")}` : ""}${out.slice(end)}`;
 }
 
-/**
- * The credentials of a destination (`destinationCredentials`: user info, credential parameters, token
- * path segments), each as written and decoded, and each part of a user info (`token:password`), to
- * scrub from API messages.
- */
 export function destinationSecretValues(destination: string): string[] {
   const out = new Set<string>();
   for (const c of destinationCredentials(destination)) {
@@ -361,11 +321,7 @@ export function redactDestinationSecrets(text: string, destination: string, extr
   return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*\?[^\s"'<>]*/gi, (url) => redactDestination(url));
 }
 
-/**
- * A filter as a reviewer reads it, e.g. `ClientRequestHost eq "example.com" and (ClientRequestPath
- * contains "/api" or EdgeResponseStatus geq 500)`: a word diff of it shows exactly what changed,
- * where the compact JSON is one long word.
- */
+/** A filter as a reviewer reads it: `ClientRequestHost eq "example.com" and (… or …)`. */
 export function describeFilter(filter: LogpushFilter | undefined): string | undefined {
   if (filter === undefined || isEmptyFilter(filter)) return undefined;
   const show = (node: unknown, nested: boolean): string => {

@@ -1,64 +1,31 @@
-// Logpush jobs. A live job is its id; its name and dataset only hint at it (names are not unique: see
-// shared/identity-list.ts): an entry is matched by the id it pins, else by name and dataset, so a job
-// of another dataset is another job. A desired job missing live is created with only what the file
-// sets, a different one updated with a PUT carrying every field the file manages on it (see
-// updateBody; a filter is removed with `"filter": ""`, never `null`, which the API's type does not
-// allow), and a change of kind, which the API cannot make in place, replaces the job: the new one is
-// created before the old one is deleted, so no logs are lost. An ambiguous entry stops the zone; jobs
-// nothing matched are deleted unless `prune: false`.
-// Storage destinations without an ownership challenge are a plan error that says how to get one. check()
-// asks the API about each destination written (at apply when its body holds a secret) and about the log
-// fields each write names (fields-check.ts).
-import { AnswerShapeError, ApiError, NetworkError } from "../../errors.js";
+// The Logpush jobs kind, for zones and for accounts: reads the jobs and matches them to the file's.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
+import { AnswerShapeError } from "../../errors.js";
 import type { DesiredLogpushJob } from "./types.js";
 import type { AccountWithLogpush, ZoneWithLogpush } from "./types.js";
-import type { ZoneBase, Change, FieldDiff, Operation } from "../../model/index.js";
-import { clipJson, redactDestination } from "../../redact.js";
-import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
+import type { ZoneBase, Change } from "../../model/index.js";
+import { clipJson } from "../../redact.js";
+import { matchIdentities, type IdentityRule } from "../shared/identity-list.js";
+import { compareDigits, normalizeLiveJob, type LiveLogpushJob } from "./live.js";
+import type { ResourceKind } from "../types.js";
 import {
-  comparableOutputOptions,
-  compareDigits,
-  describeFilter,
-  destinationScheme,
-  diffOutputOptions,
-  filterToWire,
-  filtersEqual,
-  heldOutputOptions,
-  needsOwnershipChallenge,
-  normalizeLiveJob,
-  outputOptionsFromLogpull,
-  outputOptionsToSend,
-  redactDestinationSecrets,
-  stripDestinationSecrets,
-  type LiveLogpushJob,
-} from "./live.js";
-import type { ReadContext, ResourceKind } from "../types.js";
-import { checkJobFields, fieldsWritten } from "./fields-check.js";
-import { hasEnvReference, shownTemplate } from "../../template.js";
+  RESOURCE,
+  UPLOAD_LIMITS,
+  challengeError,
+  createChange,
+  deleteChange,
+  forcedFields,
+  jobsPath,
+  replaceChange,
+  updateChange,
+  withoutId,
+  type Where,
+} from "./job-changes.js";
+import { checkChanges } from "./destination-check.js";
 
-/** Whether a body holds a `${env:…}` reference: a check sending it waits for apply, after the review. */
-function holdsSecret(value: unknown): boolean {
-  if (typeof value === "string") return hasEnvReference(value);
-  if (Array.isArray(value)) return value.some(holdsSecret);
-  return value !== null && typeof value === "object" && Object.values(value).some(holdsSecret);
-}
-
-/** What a plan says of a destination check that waits for apply. */
-const CHECKED_AT_APPLY =
-  "Cloudflare checks this destination at apply, before anything is written: it holds a secret, which is " +
-  "never sent before the review";
-
-const RESOURCE = "logpush_job";
-const UPLOAD_LIMITS = ["max_upload_bytes", "max_upload_interval_seconds", "max_upload_records"] as const;
-
-/**
- * Where a unit's jobs are: a zone's (`zones/{id}/logpush/…`) or an account's (`accounts/{id}/logpush/…`),
- * the same job shape, checks, ownership challenge and identity rules. The kind below is made once for each.
- */
 export interface LogpushScope<U extends ZoneBase> {
   /** How messages and `logpush challenge` name the unit: `zone` or `account`. */
   word: "zone" | "account";
-  /** The unit's path: `zones/{id}` or `accounts/{id}`. */
   base(id: string): string;
   /** The unit's desired jobs (undefined: not managed) and whether jobs it does not list are deleted. */
   jobs(unit: U): DesiredLogpushJob[] | undefined;
@@ -79,278 +46,6 @@ const ACCOUNT_SCOPE: LogpushScope<AccountWithLogpush> = {
   prune: (account) => account.prune,
 };
 
-/** A unit as the kind's functions see it: its path, and how messages name it. */
-interface Where {
-  /** The unit's id (`zone_id` of the plan unit). */
-  id: string;
-  base: string;
-  word: "zone" | "account";
-}
-
-function jobsPath(at: Where, id?: string): string {
-  return id === undefined ? `${at.base}/logpush/jobs` : `${at.base}/logpush/jobs/${id}`;
-}
-
-function withoutId(job: LiveLogpushJob): Omit<LiveLogpushJob, "id"> {
-  const { id: _id, ...rest } = job;
-  return rest;
-}
-
-/** The POST body of a new job: only what the file says, the filter as its compact JSON string. */
-export function createBody(job: DesiredLogpushJob): Record<string, unknown> {
-  const filter = filterToWire(job.filter);
-  return {
-    name: job.name,
-    dataset: job.dataset,
-    destination_conf: job.destination_conf,
-    ...(job.ownership_challenge !== undefined ? { ownership_challenge: job.ownership_challenge } : {}),
-    enabled: job.enabled,
-    ...(job.kind !== undefined ? { kind: job.kind } : {}),
-    ...(filter !== undefined ? { filter } : {}),
-    ...(job.output_options !== undefined ? { output_options: heldOutputOptions(job.output_options) } : {}),
-    ...Object.fromEntries(UPLOAD_LIMITS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]])),
-    ...(job.filter_attack_traffic !== undefined ? { filter_attack_traffic: job.filter_attack_traffic } : {}),
-  };
-}
-
-/**
- * The PUT body: every field the file manages on the job, as the file states it (the live job with the
- * planned changes), changed or not, so that the job means what the file says whether the API merges
- * or replaces: name, enabled, the filter (`""` removes one; left out when neither side has one, which
- * means the same either way), output_options whole, and each upload limit and filter_attack_traffic
- * the file states. Left out, each kept by the PUT (Cloudflare's own example: a PUT of `{enabled}`
- * keeps the job's output_options, real-answers.md): destination_conf and ownership_challenge unless
- * the destination changes (a PUT carrying a destination makes Cloudflare validate it again, and a
- * storage destination may ask for an ownership proof the file need not hold once the job exists);
- * dataset and kind, which cannot change in place; what the file does not manage; and the unchanged
- * options of a legacy job, whose output_options would move it off logpull_options unasked.
- */
-export function updateBody(job: DesiredLogpushJob, live: LiveLogpushJob): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: job.name };
-  if (job.destination_conf !== live.destination_conf) {
-    body.destination_conf = job.destination_conf;
-    if (job.ownership_challenge !== undefined) body.ownership_challenge = job.ownership_challenge;
-  }
-  body.enabled = job.enabled;
-  const filter = filterToWire(job.filter);
-  if (filter !== undefined || live.filter !== undefined || live.filter_unparsed !== undefined)
-    body.filter = filter ?? "";
-  if (
-    job.output_options !== undefined &&
-    (live.legacy_logpull === undefined || diffOutputOptions(job.output_options, live.output_options).length > 0)
-  ) {
-    body.output_options = outputOptionsToSend(job.output_options, live.output_options);
-  }
-  for (const k of UPLOAD_LIMITS) if (job[k] !== undefined) body[k] = job[k];
-  if (job.filter_attack_traffic !== undefined) body.filter_attack_traffic = job.filter_attack_traffic;
-  return body;
-}
-
-/** Why the job must be replaced rather than updated (the API cannot change these in place). */
-function forcedFields(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  if (live.dataset !== null && job.dataset !== live.dataset)
-    out.push({ field: "dataset", before: live.dataset, after: job.dataset });
-  if (job.kind !== undefined && job.kind !== live.kind) out.push({ field: "kind", before: live.kind, after: job.kind });
-  return out;
-}
-
-/** Field-level differences of the mutable fields, secrets hidden. */
-function jobFieldDiffs(job: DesiredLogpushJob, live: LiveLogpushJob): FieldDiff[] {
-  const out: FieldDiff[] = [];
-  // Only a job pinned by id can differ in name: an unpinned entry matches by name.
-  if (job.name !== live.name) out.push({ field: "name", before: live.name, after: job.name });
-  if (job.destination_conf !== live.destination_conf) {
-    out.push({
-      field: "destination_conf",
-      before: redactDestination(live.destination_conf),
-      after: redactDestination(job.destination_conf),
-    });
-    if (job.ownership_challenge !== undefined)
-      out.push({ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true });
-  }
-  if (job.enabled !== live.enabled) out.push({ field: "enabled", before: live.enabled, after: job.enabled });
-  if (live.filter_unparsed !== undefined || !filtersEqual(job.filter, live.filter)) {
-    // As readable conditions (a word diff when both exist); the JSON string sent is in the operation.
-    const before = live.filter_unparsed ?? describeFilter(live.filter);
-    const after = describeFilter(job.filter);
-    out.push({
-      field: "filter",
-      before,
-      after,
-      ...(before !== undefined && after !== undefined ? { text: true } : {}),
-    });
-  }
-  if (job.output_options !== undefined) {
-    const want = comparableOutputOptions(job.output_options);
-    const have = comparableOutputOptions(live.output_options ?? {});
-    for (const key of diffOutputOptions(job.output_options, live.output_options)) {
-      out.push({
-        field: `output_options.${key}`,
-        before: structuredClone(have[key]),
-        after: structuredClone(want[key]),
-      });
-    }
-  }
-  for (const k of UPLOAD_LIMITS) {
-    if (job[k] !== undefined && job[k] !== live[k]) out.push({ field: k, before: live[k], after: job[k] });
-  }
-  if (job.filter_attack_traffic !== undefined && job.filter_attack_traffic !== live.filter_attack_traffic) {
-    out.push({ field: "filter_attack_traffic", before: live.filter_attack_traffic, after: job.filter_attack_traffic });
-  }
-  return out;
-}
-
-function fieldsNote(fields: FieldDiff[], job: DesiredLogpushJob, live: LiveLogpushJob): string[] {
-  const notes: string[] = [];
-  const f = fields.find((x) => x.field === "destination_conf");
-  const shown = (v: unknown) => (typeof v === "string" ? shownTemplate(v) : v);
-  if (f && shown(f.before) === shown(f.after) && job.destination_conf !== live.destination_conf) {
-    notes.push("the credentials in destination_conf differ from the live job's (values hidden)");
-  }
-  if (live.legacy_logpull !== undefined && fields.some((x) => x.field.startsWith("output_options."))) {
-    notes.push(
-      `moves the job from the legacy logpull_options ("${live.legacy_logpull}") to output_options, which ` +
-        `replace them; the unchanged options are carried over as the file states them`,
-    );
-    const { unknown } = outputOptionsFromLogpull(live.legacy_logpull);
-    if (unknown.length > 0)
-      notes.push(
-        `logpull_options parameter(s) ${unknown.join(", ")} have no output_options counterpart and are not ` +
-          `carried over`,
-      );
-  }
-  return notes;
-}
-
-/**
- * A validation answer must say `valid` (true or false), as documented: `{}`, null or a string is
- * never taken for "valid". Returns the answer, or what is wrong with it.
- */
-function checkAnswer(res: unknown, what: string): { valid: boolean; message?: string } | string {
-  const r =
-    res !== null && typeof res === "object" && !Array.isArray(res) ? (res as Record<string, unknown>) : undefined;
-  if (!r || typeof r.valid !== "boolean") {
-    return (
-      `the API answered POST logpush/${what} with ${clipJson(res, 60) ?? "nothing"}, expected ` +
-      `{"valid": true|false}; the destination was not confirmed and nothing was changed`
-    );
-  }
-  return { valid: r.valid, ...(typeof r.message === "string" ? { message: r.message } : {}) };
-}
-
-/** A storage destination (new, or changed) needs the token Cloudflare wrote into it. */
-function challengeError(at: Where, job: DesiredLogpushJob): string | undefined {
-  if (job.ownership_challenge !== undefined || !needsOwnershipChallenge(job.destination_conf)) return undefined;
-  const dest = stripDestinationSecrets(job.destination_conf);
-  return (
-    `logpush job "${job.name}": ${destinationScheme(job.destination_conf)} destinations need an ownership ` +
-    `challenge and the file gives none. ` +
-    `Run: zoneform logpush challenge --${at.word} ${at.id} --destination '${dest}' ` +
-    "then put the token it points to in an environment variable and set ownership_challenge: " +
-    "$${env:LOGPUSH_CHALLENGE} on the job"
-  );
-}
-
-function deleteChange(at: Where, live: LiveLogpushJob, note?: string): Change {
-  const path = jobsPath(at, live.id);
-  return deleteItemChange({
-    resource: RESOURCE,
-    zoneId: at.id,
-    identity: live.name,
-    liveId: live.id,
-    before: withoutId(live),
-    path,
-    note,
-  });
-}
-
-/**
- * The POST of a new job, and how apply tells it apart after a lost answer: a job new since the plan
- * read the list (not one of `known`) with its name, dataset (and kind), holding exactly what was sent
- * but the write-only ownership_challenge (the filter compared by its JSON value).
- */
-function createJobOp(at: Where, job: DesiredLogpushJob, known: string[]): Operation {
-  const body = createBody(job);
-  const { ownership_challenge: _writeOnly, ...equals } = body;
-  return {
-    method: "POST",
-    path: jobsPath(at),
-    body,
-    finds: {
-      path: jobsPath(at),
-      match: { name: job.name, dataset: job.dataset, ...(job.kind ? { kind: job.kind } : {}) },
-      known,
-      equals,
-      compare: { filter: "json" },
-    },
-  };
-}
-
-/** The bodies a destination check sends for a job: its destination, and its ownership token with it. */
-function destinationCheckBody(job: DesiredLogpushJob, body: Record<string, unknown>): unknown {
-  return [job.destination_conf, body.ownership_challenge];
-}
-
-function createChange(at: Where, job: DesiredLogpushJob, known: string[]): Change {
-  const body = createBody(job);
-  // Shown as the file says it: the filter as conditions, only the output options the file sets.
-  const shown: Record<string, unknown> = {
-    ...body,
-    ...(body.filter ? { filter: describeFilter(job.filter) } : {}),
-    ...(job.output_options ? { output_options: job.output_options } : {}),
-  };
-  const fields: FieldDiff[] = Object.entries(shown).map(([field, after]) => {
-    if (field === "destination_conf") return { field, after: redactDestination(String(after)) };
-    if (field === "ownership_challenge") return { field, after, sensitive: true };
-    return { field, after };
-  });
-  return {
-    kind: "create",
-    resource: RESOURCE,
-    zone_id: at.id,
-    identity: job.name,
-    after: createBody(job),
-    fields,
-    operations: [createJobOp(at, job, known)],
-    ...(holdsSecret(destinationCheckBody(job, body)) ? { notes: [CHECKED_AT_APPLY] } : {}),
-  };
-}
-
-function replaceChange(
-  at: Where,
-  job: DesiredLogpushJob,
-  live: LiveLogpushJob,
-  forced: FieldDiff[],
-  known: string[],
-): Change {
-  const others = jobFieldDiffs(job, live).filter((f) => f.field !== "ownership_challenge");
-  // The new job gets its own ownership proof, whatever else changes.
-  const challenge: FieldDiff[] =
-    job.ownership_challenge !== undefined
-      ? [{ field: "ownership_challenge", after: job.ownership_challenge, sensitive: true }]
-      : [];
-  return {
-    kind: "replace",
-    resource: RESOURCE,
-    zone_id: at.id,
-    identity: job.name,
-    live_id: live.id,
-    summary:
-      `${forced.map((f) => f.field).join(" and ")} cannot change in place: the new job is created ` +
-      `before job ${live.id} is deleted, so no logs are lost`,
-    before: withoutId(live),
-    after: createBody(job),
-    fields: [...forced, ...others, ...challenge],
-    operations: [
-      // The old job is among the known ids: it is never taken for the new one.
-      createJobOp(at, job, known),
-      { method: "DELETE", path: jobsPath(at, live.id) },
-    ],
-    ...(holdsSecret(destinationCheckBody(job, createBody(job))) ? { notes: [CHECKED_AT_APPLY] } : {}),
-  };
-}
-
 const IDENTITY: IdentityRule<DesiredLogpushJob, LiveLogpushJob> = {
   what: "Logpush job",
   whats: "Logpush jobs",
@@ -361,14 +56,6 @@ const IDENTITY: IdentityRule<DesiredLogpushJob, LiveLogpushJob> = {
   describeLive: (j) =>
     `id ${j.id} (name ${JSON.stringify(j.name)}, dataset ${j.dataset ?? "not stated"}${j.enabled ? "" : ", disabled"})`,
 };
-
-/** The desired job a change was planned for: by the live id it pins, else by name and dataset. */
-function desiredFor(jobs: readonly DesiredLogpushJob[], change: Change): DesiredLogpushJob | undefined {
-  const pinned = change.live_id !== undefined ? jobs.find((j) => j.id === change.live_id) : undefined;
-  if (pinned) return pinned;
-  const after = (change.after ?? {}) as { name?: unknown; dataset?: unknown };
-  return jobs.find((j) => j.id === undefined && j.name === after.name && j.dataset === after.dataset);
-}
 
 /** The Logpush jobs kind of a scope: zones' (`logpushJobs`) or accounts' (`accountLogpushJobs`). */
 function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKind<LiveLogpushJob[], U> {
@@ -382,8 +69,7 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
     owns: (unit) => scope.jobs(unit) !== undefined,
 
     async read(ctx, unit) {
-      // The jobs list is not paginated (one call returns every job); listAll still follows totals or a
-      // cursor should an answer carry them, and folds a job answered twice.
+      // The jobs list is not paginated.
       const path = jobsPath(where(unit));
       const raw: unknown = await ctx.client.listAll<unknown>(path);
       if (!Array.isArray(raw))
@@ -397,7 +83,7 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
       const desired = scope.jobs(unit) ?? [];
       const prune = scope.prune(unit);
       const at = where(unit);
-      const zoneId = at.id;
+      const _zoneId = at.id;
       const { matches, unmatched, live: distinct, errors, warnings } = matchIdentities(desired, live, IDENTITY);
       const known = distinct.map((j) => j.id);
 
@@ -411,7 +97,7 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
         }
         const forced = forcedFields(want, keep);
         if (keep.dataset === null) {
-          // Only a pinned entry can match a job whose answer states no dataset (the hints hold it).
+          // Only a pinned entry can match a job whose answer states no dataset.
           errors.push(
             `Logpush job ${JSON.stringify(want.name)} pins id ${keep.id}, whose dataset the API did not state, ` +
               `so zoneform cannot tell whether it is ${want.dataset} (a dataset cannot change in place); check ` +
@@ -430,29 +116,9 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
           if (err) errors.push(err);
           changes.push(replaceChange(at, want, keep, forced, known));
         } else {
-          const fields = jobFieldDiffs(want, keep);
-          if (fields.length > 0) {
-            if (want.destination_conf !== keep.destination_conf) {
-              const err = challengeError(at, want);
-              if (err) errors.push(err);
-            }
-            const notes = fieldsNote(fields, want, keep);
-            const body = updateBody(want, keep);
-            if (fields.some((f) => f.field === "destination_conf") && holdsSecret(destinationCheckBody(want, body)))
-              notes.push(CHECKED_AT_APPLY);
-            changes.push({
-              kind: "update",
-              resource: RESOURCE,
-              zone_id: zoneId,
-              identity: want.name,
-              live_id: keep.id,
-              before: withoutId(keep),
-              after: createBody(want),
-              fields,
-              operations: [{ method: "PUT", path: jobsPath(at, keep.id), body }],
-              ...(notes.length > 0 ? { notes } : {}),
-            });
-          }
+          const update = updateChange(at, want, keep);
+          if (update.error) errors.push(update.error);
+          if (update.change) changes.push(update.change);
         }
       }
       // prune: false never deletes what the file did not match, whatever the live list looks like.
@@ -460,105 +126,10 @@ function logpushJobsKind<U extends ZoneBase>(scope: LogpushScope<U>): ResourceKi
       return { changes, errors, warnings };
     },
 
-    /**
-     * Asks the API about every destination a change would write to (and about every ownership token it
-     * would send), and about the fields of the dataset of every filter or field_names it would send, so
-     * a bad one is a plan error rather than an apply that stops half-way.
-     */
-    async check(ctx, unit, changes) {
-      const desired = scope.jobs(unit) ?? [];
-      const at = where(unit);
-      const writes: Array<{ job: DesiredLogpushJob; body: Record<string, unknown>; destination: boolean }> = [];
-      for (const change of changes) {
-        if (change.resource !== RESOURCE || change.kind === "delete") continue;
-        const job = desiredFor(desired, change);
-        if (!job) continue;
-        const write = change.operations.find(
-          (op): op is Operation & { body: Record<string, unknown> } => op.method !== "DELETE" && !!op.body,
-        );
-        if (!write) continue;
-        const destination = change.kind !== "update" || change.fields.some((f) => f.field === "destination_conf");
-        // Before the review, only what carries no secret; at apply, only what waited for it.
-        const secret = holdsSecret(destinationCheckBody(job, write.body));
-        if (ctx.atApply && !(destination && secret)) continue;
-        writes.push({ job, body: write.body, destination: destination && secret === !!ctx.atApply });
-      }
-      // Every job is checked at once (each is an object of its own), its fields (one read per dataset) and
-      // its destination side by side: one round for all; each job's findings keep the plan's order.
-      const [fields, destinations] = await Promise.all([
-        Promise.all(
-          writes.map(({ job, body }) => {
-            const named = ctx.atApply ? undefined : fieldsWritten(body);
-            return named ? checkJobFields(ctx, at.base, job, named) : Promise.resolve([]);
-          }),
-        ),
-        Promise.all(
-          writes.map(({ job, body, destination }) =>
-            destination ? checkDestination(ctx, at, job, body) : Promise.resolve(undefined),
-          ),
-        ),
-      ]);
-      return writes.flatMap((_, i) => [...fields[i]!, ...(destinations[i] !== undefined ? [destinations[i]] : [])]);
-    },
+    check: (ctx, unit, changes) => checkChanges(ctx, where(unit), scope.jobs(unit) ?? [], changes),
   };
 }
 
-/** A zone's Logpush jobs (`logs.logpush_jobs`). */
 export const logpushJobs = logpushJobsKind(ZONE_SCOPE);
 
-/** An account's Logpush jobs (`logpush_jobs` of an entry of `accounts:`). */
 export const accountLogpushJobs = logpushJobsKind(ACCOUNT_SCOPE);
-
-/**
- * What is wrong with the destination a job would write to, or with the ownership token it would send
- * (undefined: nothing). Both questions are asked at once; the ownership answer counts only for a
- * valid destination.
- */
-async function checkDestination(
-  ctx: ReadContext,
-  at: Where,
-  job: DesiredLogpushJob,
-  body: Record<string, unknown>,
-): Promise<string | undefined> {
-  const shown = redactDestination(job.destination_conf);
-  const scrub = (text: string) =>
-    redactDestinationSecrets(text, job.destination_conf, job.ownership_challenge ? [job.ownership_challenge] : []);
-  const validation = ctx.client.request<unknown>("POST", `${at.base}/logpush/validate/destination`, {
-    body: { destination_conf: job.destination_conf },
-    idempotent: true,
-  });
-  const ownership =
-    typeof body.ownership_challenge === "string" && needsOwnershipChallenge(job.destination_conf)
-      ? ctx.client.request<unknown>("POST", `${at.base}/logpush/ownership/validate`, {
-          body: { destination_conf: job.destination_conf, ownership_challenge: body.ownership_challenge },
-          idempotent: true,
-        })
-      : undefined;
-  // Its failure is reported below, or does not matter when the destination is not valid.
-  ownership?.catch(() => undefined);
-  try {
-    const res = await validation;
-    const validity = checkAnswer(res, "validate/destination");
-    if (typeof validity === "string") return `logpush job "${job.name}": ${validity}`;
-    if (validity.valid === false)
-      return (
-        `logpush job "${job.name}": the destination ${shown} is not valid: ` +
-        `${scrub(validity.message || "the API gave no reason")}`
-      );
-    if (!ownership) return undefined;
-    const owned = checkAnswer(await ownership, "ownership/validate");
-    if (typeof owned === "string") return `logpush job "${job.name}": ${owned}`;
-    if (owned.valid === false) {
-      return (
-        `logpush job "${job.name}": the ownership_challenge is not the token Cloudflare wrote for ` +
-        `${stripDestinationSecrets(job.destination_conf)}; ` +
-        `request a new one with: zoneform logpush challenge --${at.word} ${at.id} --destination ` +
-        `'${stripDestinationSecrets(job.destination_conf)}'`
-      );
-    }
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof ApiError || err instanceof NetworkError)) throw err;
-    return `logpush job "${job.name}": checking the destination ${shown}: ${scrub(err.message)}`;
-  }
-}

@@ -1,5 +1,5 @@
-// Semantic rules of the logpush section: one entry per job, exact ids, deprecated keys, filter limits
-// and operator values, `prune` without jobs, and secrets that must come from the environment.
+// Semantic rules of the logpush section.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import { isSecretParam, safeDecode } from "../../redact.js";
 import { hasEnvReference } from "../../template.js";
 import {
@@ -27,7 +27,6 @@ import {
 import { outputOptionsFromLogpull } from "./live.js";
 import type { LogpushFilter } from "./types.js";
 
-/** Each Logpush job of each zone of the document, with its pointer and its zone. */
 export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zone: Rec }> {
   for (const { zone, pointer } of zonesOf(doc)) {
     for (const { item, pointer: jobPointer } of itemsOf(
@@ -39,7 +38,6 @@ export function* jobsOf(doc: unknown): Generator<{ job: Rec; pointer: string; zo
   }
 }
 
-/** Each Logpush job of the document, zones' and accounts' (`accounts[].logpush_jobs`), with its pointer. */
 function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
   yield* jobsOf(doc);
   for (const { account, pointer } of accountsOf(doc)) {
@@ -49,7 +47,6 @@ function* everyJobOf(doc: unknown): Generator<{ job: Rec; pointer: string }> {
   }
 }
 
-/** Each list of Logpush jobs of the document (a zone's, an account's) with its pointer. */
 function* jobLists(doc: unknown): Generator<{ list: unknown; pointer: string }> {
   for (const { zone, pointer } of zonesOf(doc))
     yield { list: asRecord(zone.logs)?.logpush_jobs, pointer: `${pointer}/logs/logpush_jobs` };
@@ -57,10 +54,7 @@ function* jobLists(doc: unknown): Generator<{ list: unknown; pointer: string }> 
     yield { list: account.logpush_jobs, pointer: `${pointer}/logpush_jobs` };
 }
 
-/**
- * Two jobs are one when they pin one id, or pin none and share name and dataset (names alone repeat:
- * Cloudflare's own example has two jobs named example.com, one per dataset).
- */
+/** Two jobs are one when they pin one id, or pin none and share name and dataset. */
 export const uniqueJobs: Rule = (doc) => {
   const findings: Finding[] = [];
   const hint = (j: Rec) => {
@@ -81,7 +75,7 @@ export const uniqueJobs: Rule = (doc) => {
   return findings;
 };
 
-/** A job id the YAML reader could not hold exactly (beyond 2^53) would pin another job: write it quoted. */
+/** A job id the YAML reader could not hold exactly. */
 export const exactJobIds: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of everyJobOf(doc)) {
@@ -123,7 +117,7 @@ export const filterLimits: Rule = (doc) => {
   return findings;
 };
 
-/** in / !in compare with a list; every other operator with a single value. Nested conditions may not be empty. */
+/** in / !in compare with a list; every other operator with a single value. */
 export const filterValues: Rule = (doc) => {
   const findings: Finding[] = [];
   const visit = (node: unknown, pointer: string, top: boolean): void => {
@@ -179,11 +173,7 @@ function flow(value: unknown): string {
   return String(value);
 }
 
-/**
- * `logpull_options` and `frequency` are deprecated by Cloudflare ("use output_options", "use
- * max_upload_*"): a file that states them is refused with the replacement to write, computed from
- * what it states. Live jobs that still hold them are read as before (see sections/logpush_jobs/live.ts).
- */
+/** `logpull_options` and `frequency` are deprecated by Cloudflare. */
 const deprecatedJobKeys: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { job, pointer } of everyJobOf(doc)) {
@@ -231,10 +221,6 @@ const deprecatedJobKeys: Rule = (doc) => {
   return findings;
 };
 
-/**
- * The datasets filter_attack_traffic applies to (cloudflare 7.3.0, resources/logpush/jobs.d.ts: "This
- * option is supported for the http_requests, firewall_events, and network_analytics_logs datasets").
- */
 const ATTACK_TRAFFIC_DATASETS: readonly string[] = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 /** filter_attack_traffic on another dataset is a value the job cannot hold: refused before any call. */
@@ -257,8 +243,7 @@ const attackTrafficDatasets: Rule = (doc) => {
 
 export const pruneNeedsJobs: Rule = pruneNeedsList("logs", "logpush_jobs", "Logpush jobs");
 
-// Secrets come from the environment: a plan file stores `${env:NAME}` references, never values, so a
-// credential written literally in the file would end up in plans, logs and version control.
+// Secrets come from the environment.
 
 /** Names of the secret query parameters of a destination whose value holds no `${env:…}` reference. */
 export function literalSecretParams(destination: string): string[] {

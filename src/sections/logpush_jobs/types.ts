@@ -1,6 +1,5 @@
-// The logpush section's part of a zone (under `logs`, with `logs.prune`): in the desired state
-// (normalized) and in the file (as the schema guarantees it). The registry (../index.ts) joins every
-// section's part into DesiredZone.
+// The logpush section's part of a zone.
+// Spec: docs/configuration.md, `logs.logpush_jobs`.
 import type { ZoneBase } from "../../model/index.js";
 
 /** A logpush filter as written in YAML: `where` holding nested `and` / `or` groups and leaves. */
@@ -14,7 +13,6 @@ export interface LogpushFilter {
 }
 
 export interface DesiredLogpushJob {
-  /** The live job this entry is (`id:` in the file, digits kept exact); without it name and dataset match. */
   id?: string;
   name: string;
   dataset: string;
@@ -31,20 +29,17 @@ export interface DesiredLogpushJob {
   filter_attack_traffic?: boolean;
 }
 
-/** The section's part of a desired zone (the `logs` container is shared with other sections). */
 export interface LogpushZone {
   logs?: {
     /** Absent: jobs are not managed. */
     logpush_jobs?: DesiredLogpushJob[];
-    /** false keeps live logpush jobs that the file does not list. Default true. */
+    /** false keeps live logpush jobs that the file does not list. */
     prune: boolean;
   };
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithLogpush = ZoneBase & LogpushZone;
 
-/** The section's part of a zone in the file. */
 export interface LogpushFileZone {
   logs?: {
     logpush_jobs?: Array<Omit<DesiredLogpushJob, "enabled" | "id"> & { enabled?: boolean; id?: unknown }>;
@@ -58,7 +53,6 @@ export interface LogpushAccount {
   logpush_jobs?: DesiredLogpushJob[];
 }
 
-/** An account's plan unit as this section sees it (its `zone_id` is the account's id; `prune` is the entry's). */
 export type AccountWithLogpush = ZoneBase & LogpushAccount & { prune: boolean };
 
 /** The section's part of an entry of `accounts:` in the file. */

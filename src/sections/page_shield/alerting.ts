@@ -1,6 +1,5 @@
-// Cloudflare Notifications policies (`accounts/{id}/alerting/v3/policies`) as zoneform reads them: the
-// Page Shield alert types and what each watches, the alert types the API lists, a live policy in a
-// normalized form, and the one read of an account's policies (plan, export and audit's evidence).
+// Cloudflare Notifications policies.
+// Spec: docs/configuration.md, `notifications`.
 import { AnswerShapeError } from "../../errors.js";
 import type { CloudflareClient } from "../../cloudflare/index.js";
 import { CLOUDFLARE_ALERT_TYPES } from "../../cloudflare-alert-types.js";
@@ -9,10 +8,7 @@ import { clipJson } from "../../redact.js";
 /** Every Page Shield alert type starts with it: the family `prune` owns by default. */
 const PAGE_SHIELD_ALERT_PREFIX = "scriptmonitor_";
 
-/**
- * The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation
- * describes them (developers.cloudflare.com/page-shield/reference/alerts/).
- */
+/** The Page Shield alert types and what each watches, as Cloudflare's Page Shield documentation describes them. */
 export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_resources: "new resources (scripts, connections) detected on the zone's pages (daily)",
   scriptmonitor_alert_new_hosts: "resources loaded from host domains not seen before (hourly)",
@@ -23,20 +19,13 @@ export const PAGE_SHIELD_ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_malicious_hosts: "resources loaded from domains that threat intelligence reports malicious",
 };
 
-/**
- * The alert types of the API (src/cloudflare-alert-types.ts). Another value is not refused by zoneform (the
- * API may know newer ones): validate warns.
- */
 export const KNOWN_ALERT_TYPES: ReadonlySet<string> = CLOUDFLARE_ALERT_TYPES;
 
 export function isPageShieldAlert(alertType: string): boolean {
   return alertType.startsWith(PAGE_SHIELD_ALERT_PREFIX);
 }
 
-/**
- * Why a live policy is not scoped to zones of this configuration (`ours`), or undefined when every zone its
- * filter names is one: a policy whose filter names none alerts on every zone of the account, whoever's it is.
- */
+/** Why a live policy is not scoped to zones of this configuration. */
 export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlySet<string>): string | undefined {
   if (p.zones === undefined || p.zones.length === 0)
     return "its zone filter names no zone (it alerts on every zone of the account)";
@@ -46,7 +35,6 @@ export function foreignScope(p: Pick<LiveNotification, "zones">, ours: ReadonlyS
   return `its zone filter names ${zones}, which this configuration does not declare`;
 }
 
-/** The fields a PUT may carry (the SDK's PolicyUpdateParams); the rest of a policy is the API's. */
 const WRITABLE_FIELDS = [
   "name",
   "alert_type",
@@ -57,7 +45,6 @@ const WRITABLE_FIELDS = [
   "filters",
 ] as const;
 
-/** A live notification policy: its id, the fields zoneform reads, and the writable fields as the API holds them. */
 export interface LiveNotification {
   id: string;
   name: string;
@@ -71,7 +58,6 @@ export interface LiveNotification {
   writable: Record<string, unknown>;
 }
 
-/** The account's policies path (`accounts/{id}/alerting/v3/policies[/{policy}]`). */
 export function policiesPath(accountId: string, id?: string): string {
   const base = `accounts/${accountId}/alerting/v3/policies`;
   return id === undefined ? base : `${base}/${id}`;
@@ -81,7 +67,6 @@ function record(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-/** The ids of a mechanism's list (`[{id}]`), in the API's order. */
 function mechanismIds(mechanisms: Record<string, unknown> | undefined, kind: string): string[] {
   const list = mechanisms?.[kind];
   if (!Array.isArray(list)) return [];
@@ -91,7 +76,6 @@ function mechanismIds(mechanisms: Record<string, unknown> | undefined, kind: str
   });
 }
 
-/** One policy of the list, checked: an id and an alert type are required, everything else read defensively. */
 export function normalizeLivePolicy(raw: unknown, path: string): LiveNotification {
   const p = record(raw);
   if (!p || typeof p.id !== "string" || p.id === "" || typeof p.alert_type !== "string") {
@@ -109,7 +93,7 @@ export function normalizeLivePolicy(raw: unknown, path: string): LiveNotificatio
     id: p.id,
     name: typeof p.name === "string" ? p.name : "",
     alert_type: p.alert_type,
-    // The SDK marks `enabled` optional; a policy that does not say is not taken for an enabled one.
+    // The SDK marks `enabled` optional.
     enabled: p.enabled === true,
     ...(zones !== undefined ? { zones } : {}),
     email: mechanismIds(mechanisms, "email"),

@@ -1,15 +1,5 @@
-// The grammar of a Content-Security-Policy value (CSP Level 3), as far as zoneform builds and checks
-// one: `csp suggest` makes its sources from hosts Page Shield reports (text an attacker chooses), and
-// `validate` checks a Page Shield policy's `value`. A URL parser accepts `;`, `,`, quotes and more in a
-// host name; in a CSP value a `;` ends the directive (`…;report-uri https://attacker…` would add one)
-// and a `,` starts a second policy (which, enforced, could block the payment provider). So a source is
-// built only from characters the grammar allows, and a value is read the way a browser reads it: the
-// syntax of the one CSP model (csp-model.ts). Pure.
-//
-//   host-source = [ scheme-part "://" ] host-part [ ":" port-part ] [ path-part ]
-//   host-part   = "*" / [ "*." ] 1*host-char *( "." 1*host-char ) [ "." ]     host-char = ALPHA / DIGIT / "-"
-//   port-part   = 1*DIGIT / "*"
-//   path-part   = path-absolute (RFC 3986), without `;` and `,` (CSP asks for them percent-encoded)
+// The grammar of a Content-Security-Policy value.
+// Spec: docs/configuration.md, `page_shield`.
 
 /** The directives of CSP Level 3 (and the older ones browsers still read), lower-case. */
 const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
@@ -47,7 +37,6 @@ const CSP_DIRECTIVES: ReadonlySet<string> = new Set([
   "worker-src",
 ]);
 
-/** The directives whose value is a source list. */
 const SOURCE_LIST_DIRECTIVES: ReadonlySet<string> = new Set([
   "base-uri",
   "child-src",
@@ -99,10 +88,9 @@ const NONCE_OR_HASH = /^'(?:nonce|sha256|sha384|sha512)-[A-Za-z0-9+/_-]+={0,2}'$
 /** A control character a header value cannot hold (a tab is whitespace). */
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
 
-/** ASCII whitespace as CSP splits a directive by it. */
 const CSP_WHITESPACE = /[\t\n\f\r ]+/;
 
-/** The character of `text` a host-part cannot hold, named for a message; undefined when it is a host. */
+/** The character of `text` a host-part cannot hold, named for a message. */
 export function hostPartProblem(host: string): string | undefined {
   if (host === "") return "an empty host";
   if (HOST_CHARS.test(host)) return undefined;
@@ -123,10 +111,7 @@ function characterProblem(c: string): string {
   return `'${c}' is not a host character (letters, digits, '-' and '.')`;
 }
 
-/**
- * The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be
- * one: every character is checked against the grammar, none is escaped or dropped.
- */
+/** The host-source `scheme://host[:port]` (host lower-cased, as CSP compares it), or why it cannot be one. */
 export function hostSource(o: {
   scheme: string;
   host: string;
@@ -151,7 +136,6 @@ export type CspSource =
   | { kind: "host"; scheme?: string; host: string; port?: string; path?: string }
   | { kind: "invalid"; problem: string };
 
-/** Reads one source expression of a source list (keyword, nonce, hash, scheme, host), or says why it is none. */
 export function parseSource(token: string): CspSource {
   if (token === "*") return { kind: "star" };
   if (token.startsWith("'")) {
@@ -197,20 +181,15 @@ export function sourceExpressionProblem(token: string): string | undefined {
   return source.kind === "invalid" ? source.problem : undefined;
 }
 
-/** One directive as written in a policy, in order. */
 interface CspDirective {
-  /** Its name, lower-cased. */
   name: string;
-  /** Its name as written. */
   written: string;
   values: readonly string[];
-  /** Whether a `;` came before it. */
   afterSemicolon: boolean;
   /** Whether an earlier directive has its name (a browser ignores this one). */
   duplicate: boolean;
 }
 
-/** A policy as a browser reads it: `directives` holds the first of each name, `list` every one written. */
 export interface CspPolicy {
   directives: ReadonlyMap<string, readonly string[]>;
   list: readonly CspDirective[];
@@ -219,7 +198,6 @@ export interface CspPolicy {
 /** A directive name's characters (CSP3 directive-name); a browser ignores a directive with others. */
 const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
 
-/** Reads one serialized policy as CSP3 parses it: split at `;`, the first of duplicate directives kept. */
 export function parsePolicy(text: string): CspPolicy {
   const directives = new Map<string, readonly string[]>();
   const list: CspDirective[] = [];
@@ -235,10 +213,6 @@ export function parsePolicy(text: string): CspPolicy {
   return { directives, list };
 }
 
-/**
- * The policies of a Content-Security-Policy header value: a `,` separates policies (as it does the
- * instances of a header sent several times), and a policy without directives enforces nothing.
- */
 export function parseHeader(value: string): CspPolicy[] {
   return value
     .split(",")
@@ -246,7 +220,6 @@ export function parseHeader(value: string): CspPolicy[] {
     .filter((p) => p.directives.size > 0);
 }
 
-/** A policy value from directives and their sources, as CSP serializes one; an empty list is `'none'`. */
 export function serializePolicy(directives: ReadonlyArray<readonly [string, readonly string[]]>): string {
   return directives.map(([name, sources]) => `${name} ${sources.length > 0 ? sources.join(" ") : "'none'"}`).join("; ");
 }
@@ -256,15 +229,7 @@ export interface PolicyValueProblem {
   message: string;
 }
 
-/**
- * What is wrong with a policy value, read as a browser reads it: a `,` anywhere starts another
- * policy, a `;` inside a token ends the directive there, what follows a `;` must be a directive's name,
- * a control character has no place in a header (errors); an unknown source, or a directive given twice
- * (the browser ignores the second), is a warning. A first word that is no directive is left alone.
- * `showText: false` (a value holding `${env:…}` values) names no part of the value, so that no part of
- * a secret is shown, and warns about nothing (the value seen is not the one applied when a variable is
- * unset).
- */
+/** What is wrong with a policy value, read as a browser reads it. */
 export function policyValueProblems(value: string, opts: { showText?: boolean } = {}): PolicyValueProblem[] {
   const show = opts.showText ?? true;
   const quoted = (text: string, fallback: string) => (show ? `'${text}'` : fallback);
@@ -284,8 +249,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
         "policy; percent-encode a ',' of a path as %2C, or write a second policy entry",
     });
   }
-  // A directive ends at "; " (the way CSP serializes a policy): a ';' between two characters of one
-  // token is a ';' inside a source, whatever follows it.
+  // A directive ends at "; ": a ';' inside one token is part of a source.
   const glued = /(?:^|[\t\n\f\r ])([^\t\n\f\r ;]+;[^\t\n\f\r ]+)/.exec(value);
   if (glued)
     out.push({
@@ -297,8 +261,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
     });
   for (const d of parsePolicy(value).list) {
     if (!CSP_DIRECTIVES.has(d.name)) {
-      // The first word is the policy's own (zoneform does not judge a value it cannot read); what
-      // follows a ';' must be a directive, or the ';' stood inside a source.
+      // The first word is the policy's own; what follows a ';' must be a directive, or the ';' stood inside a source.
       if (d.afterSemicolon)
         out.push({
           severity: "error",
@@ -319,7 +282,7 @@ export function policyValueProblems(value: string, opts: { showText?: boolean } 
   return out;
 }
 
-/** A warning for each token of a source list a browser would ignore (a `,` is the error above). */
+/** A warning for each token of a source list a browser would ignore. */
 function sourceWarnings(d: CspDirective): PolicyValueProblem[] {
   return d.values.flatMap((token): PolicyValueProblem[] => {
     if (token.includes(",")) return [];

@@ -1,7 +1,5 @@
-// The one CSP model (CSP Level 3): a Content-Security-Policy judged by its effect in a browser. Each
-// load is checked against its effective directive, found through CSP3's fallback lists, and every
-// policy a page sends applies. `audit` judges the Page Shield policies and the pinned
-// content-security-policy by it; syntax: csp-grammar.ts, source lists: csp-sources.ts. Pure.
+// The one CSP model (CSP Level 3): a Content-Security-Policy judged by its effect in a browser.
+// Spec: docs/configuration.md, `page_shield`.
 import { type CspPolicy, parseHeader } from "./csp-grammar.js";
 import { type Aspect, allowedBeyond, type SelfOrigin, type SourceList, sourceList } from "./csp-sources.js";
 
@@ -34,13 +32,11 @@ const EFFECTIVE: readonly Effective[] = [
   ...["base-uri", "form-action", "frame-ancestors"].map((name) => ({ name, chain: [name], aspect: URL_ONLY })),
 ];
 
-/** Directives the effective directives above account for. */
 const FETCH_NAMES: ReadonlySet<string> = new Set(EFFECTIVE.flatMap((e) => e.chain));
 
 /** Directives that only report: they restrict nothing (Cloudflare adds its own). */
 const REPORTING: ReadonlySet<string> = new Set(["report-uri", "report-to"]);
 
-/** Tokens shown in one reason. */
 const MAX_TOKENS = 3;
 
 export interface CspJudgement {
@@ -134,11 +130,6 @@ function otherGaps(page: readonly CspPolicy[], required: CspPolicy): string[] {
   return out;
 }
 
-/**
- * Whether the CSP a page sends (`page`: its header value, policies separated by `,`; undefined when it
- * sends none) is at least as strict as `required` (each of its policies), read against the page's URL
- * (`'self'`, a source without a scheme). A page that cannot be shown to be is reported with why.
- */
 export function cspAtLeastAsStrict(page: string | undefined, required: string, pageUrl: string): CspJudgement {
   if (page === required) return { meets: true, reasons: [] };
   const policies = page === undefined ? [] : parseHeader(page);

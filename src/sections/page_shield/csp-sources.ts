@@ -1,20 +1,17 @@
-// What one CSP source list lets a browser load, and whether a page's list allows nothing a required
-// one does not. Where it cannot be exact, a page's source is read as allowing the most a browser might,
-// a required one the least: a page is never found as strict on a guess. Pure.
+// What one CSP source list lets a browser load, and whether a page's list allows nothing a required one does not.
+// Spec: docs/configuration.md, `page_shield`.
 import { type CspSource, parseSource } from "./csp-grammar.js";
 
 /** The page's origin, which `'self'` and a source without a scheme are read against. */
 export interface SelfOrigin {
   scheme: string;
   host: string;
-  /** Its port when not the scheme's default. */
   port?: number;
 }
 
-/** What part of a list a browser consults for a kind of load (CSP3 §6.1 and §6.7). */
+/** What part of a list a browser consults for a kind of load. */
 export type Aspect = "script" | "script-attr" | "style" | "style-attr" | "eval" | "url";
 
-/** A source list as a browser honours it for one aspect. */
 export interface SourceList {
   /** Each URL source (`*`, a scheme, a host, `'self'`): as read, its normalized form, as written. */
   urls: Array<{ source: CspSource; key: string; token: string }>;
@@ -98,7 +95,6 @@ export function sourceList(tokens: readonly string[], aspect: Aspect): SourceLis
 
 type HostPattern = { any: true } | { star: true } | { exact: string } | { under: string };
 
-/** A set of URLs of one scheme that a source matches. */
 interface Atom {
   scheme: string;
   host: HostPattern;
@@ -139,7 +135,6 @@ function selfAtoms(self: SelfOrigin, widest: boolean): Atom[] {
   }));
 }
 
-/** The URLs a source matches, as atoms of one scheme each. */
 function atoms(s: CspSource, self: SelfOrigin, widest: boolean): Atom[] {
   if (s.kind === "keyword") return selfAtoms(self, widest);
   if (s.kind === "star") {
@@ -197,7 +192,6 @@ function wanted(required: SourceList, self: SelfOrigin): { keys: Set<string>; at
   return w;
 }
 
-/** The page's URL sources that the required list does not cover (each URL of one matched by one of it). */
 function uncoveredUrls(page: SourceList, required: SourceList, self: SelfOrigin, connect: boolean): string[] {
   const { keys, atoms: want } = wanted(required, self);
   // Only connect-src can request ws: and wss: URLs.

@@ -1,8 +1,6 @@
-// Page Shield settings and CSP policies, read with the resource kinds' own `read` so that the file and
-// `plan` see the zone the same way. Every policy is written; one whose description repeats live gets
-// its `id:` pin, so that plan matches each to its own (see shared/identity-list.ts). A policy the file
-// cannot hold (an action the schema does not know, an empty field) is left out with a warning, and
-// then `prune: false` keeps plan from deleting it.
+// Page Shield settings and CSP policies, read with the resource kinds' own `read` so that the file and `plan` see the
+// zone the same way.
+// Spec: docs/configuration.md, `page_shield`.
 import type { ZoneWithPageShield } from "./types.js";
 import { pageShieldPolicies, POLICY_ACTIONS } from "./policies.js";
 import { pageShieldSettings } from "./settings.js";

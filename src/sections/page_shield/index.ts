@@ -1,4 +1,5 @@
 // `page_shield`: Page Shield settings and CSP policies (two kinds, settings applied first).
+// Spec: docs/configuration.md, `page_shield`.
 import { setOwn } from "../../data-record.js";
 import { plural } from "../shared/words.js";
 import type { AccountSection, Section } from "../types.js";
@@ -60,11 +61,6 @@ export {
   scriptInventoryPointer,
 } from "./script-inventory.js";
 
-/**
- * `notifications` of an entry of `accounts:`: the account's Cloudflare Notifications policies (Page Shield
- * alerts, `accounts/{id}/alerting/v3/policies`), planned in the account's unit; identity and prune rules are
- * in docs/configuration.md (a policy is deleted only when its zone filter names only this file's zones).
- */
 const accountPart: AccountSection<NotificationsAccount, NotificationsFileAccount> = {
   key: "notifications",
   kinds: [notificationPolicies],
@@ -125,7 +121,7 @@ export const pageShield: Section<PageShieldZone, PageShieldFileZone> & {
         }),
       );
     }
-    // The script inventory is declared here but never written to Cloudflare: no kind reads or plans it.
+    // The script inventory is declared here but never written to Cloudflare.
     const inv = ps.script_inventory;
     if (inv) {
       page.script_inventory = {

@@ -1,18 +1,8 @@
-// Matching for the script inventory. Two kinds of pattern:
-// - a script `url` of the inventory: an exact URL, or a prefix ending in `*` (`https://js.stripe.com/v3/*`).
-//   A prefix matches at a boundary: its `*` never extends the host (`https://js.stripe.com*` does not
-//   cover `https://js.stripe.com.evil.example/` nor `https://js.stripe.com@evil.example/`), and a URL
-//   with user info (`user@`) is covered by no entry;
-// - a page pattern of `pages`: `host/path` as Page Shield's `page_url` filter takes it, `*` at the start
-//   and/or the end (starts with, ends with, contains), case-insensitive; no scheme.
-// Pure.
+// Matching for the script inventory.
+// Spec: docs/pci-script-inventory.md.
 import { hostPartProblem } from "./csp-grammar.js";
 import { hasUserinfo, invisibleCharacters, urlParts } from "./url-parts.js";
 
-/**
- * Whether `url` starts with the prefix `stem` at a boundary: either `stem` already holds the whole
- * authority (it goes on to a `/`, `?` or `#`), or what follows it in `url` starts one (or is nothing).
- */
 function startsAtBoundary(stem: string, url: string): boolean {
   if (!url.startsWith(stem)) return false;
   if (urlParts(stem)?.closed) return true;
@@ -20,22 +10,16 @@ function startsAtBoundary(stem: string, url: string): boolean {
   return rest === "" || /^[/?#]/.test(rest);
 }
 
-/** Whether an inventory `url` entry covers the script URL `url`. */
 export function urlMatches(pattern: string, url: string): boolean {
   if (hasUserinfo(url)) return false;
   if (pattern.endsWith("*")) return startsAtBoundary(pattern.slice(0, -1), url);
   return url === pattern;
 }
 
-/** Whether the entry is a prefix (`…*`). */
 export function isPrefix(pattern: string): boolean {
   return pattern.endsWith("*");
 }
 
-/**
- * Whether entry `a` covers everything entry `b` covers (an exact URL is covered by an equal URL or a
- * prefix it starts with; a prefix by a shorter or equal prefix).
- */
 export function urlCovers(a: string, b: string): boolean {
   if (!isPrefix(a)) return !isPrefix(b) && a === b;
   return startsAtBoundary(a.slice(0, -1), isPrefix(b) ? b.slice(0, -1) : b);
@@ -56,7 +40,6 @@ export function pageMatcher(pattern: string): (page: string) => boolean {
   };
 }
 
-/** Whether any of `patterns` matches `page`. */
 export function pageInScope(patterns: readonly string[], page: string): boolean {
   return patterns.some((p) => pageMatcher(p)(page));
 }
@@ -65,7 +48,6 @@ function stripScheme(page: string): string {
   return page.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
 }
 
-/** What is wrong with a page pattern, or undefined: no scheme, no comma or space, `*` only at the ends. */
 export function pagePatternProblem(pattern: string): string | undefined {
   if (pattern.trim() === "" || /^\*+$/.test(pattern))
     return "a page pattern must name a host and path, e.g. example.com/checkout*";
@@ -84,11 +66,6 @@ export function pagePatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/**
- * What is wrong with a script `url` entry, or undefined: an absolute http(s) URL without user info or
- * invisible characters, `*` only at the end and only after the authority (`https://js.stripe.com/*`, never
- * `https://js.stripe.com*`, which a look-alike host such as js.stripe.com.evil.example would match).
- */
 export function urlPatternProblem(url: string): string | undefined {
   if (!/^https?:\/\/[^/\s*]+/i.test(url))
     return "a script url is an absolute http(s) URL, e.g. https://js.stripe.com/v3/ (a * at the end makes it a prefix)";

@@ -1,4 +1,5 @@
-// The mark a drafted justification carries until a person writes it (validate warns while it is there).
+// The mark a drafted justification carries until a person writes it.
+// Spec: docs/pci-script-inventory.md.
 
 /** What a drafted entry's justification says until a person writes it. */
 export const TODO_JUSTIFICATION = "TODO: why this script is needed on the payment page";

@@ -1,7 +1,5 @@
-// Rules of `notifications:` (entries of `accounts:`) that the schema cannot say: a zone named in a policy's
-// `zones` is a zone of the same file (by id or by name) and of that account; an entry is declared once
-// (its pin, else its name and alert type); an alert type the API's list (as the SDK has it) does not
-// hold, and a policy that notifies no one, are warnings.
+// Rules of `notifications:`.
+// Spec: docs/configuration.md, `notifications`.
 import {
   accountsOf,
   asArray,
@@ -21,10 +19,6 @@ const ZONE_ID = /^[0-9a-f]{32}$/;
 /** Zone names compare as hostnames do: case aside, a trailing dot aside. */
 const hostKey = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-/**
- * A policy's zone as the file writes it (a zone id, or the `name:` of a zone of the file) → the zone id, or
- * undefined when it names no zone of the file or more than one.
- */
 export function resolveZoneRef(
   ref: string,
   zones: ReadonlyArray<{ zone_id: string; name?: string }>,

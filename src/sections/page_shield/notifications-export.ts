@@ -1,6 +1,5 @@
-// An account's Page Shield alerts in the file's shape: every live `scriptmonitor_*` policy, zones as ids,
-// `id:` pinned where its hints would not find it (name and alert type repeat live, or its filter
-// names no zone or one the export does not write). What the file cannot say stays live (remarks say so).
+// An account's Page Shield alerts in the file's shape.
+// Spec: docs/configuration.md, `notifications`.
 import { foreignScope, readNotificationPolicies, isPageShieldAlert, type LiveNotification } from "./alerting.js";
 import type { SectionContext } from "../types.js";
 
@@ -41,7 +40,6 @@ export async function exportNotifications(
   let skipped = false;
   for (const p of live) {
     if (p.name.trim() === "") {
-      // The file needs a name; plan would otherwise delete it: prune is turned off for the account.
       ctx.notes.warnings.push(
         `notification policy ${p.id} (${p.alert_type}) has no name and is not exported; prune: false keeps it`,
       );

@@ -1,7 +1,5 @@
-// An account's notification policies (`notifications:` of `accounts:` entries), planned in its unit. A
-// policy is its id; name and alert type take a policy only if its zone filter names zones of this
-// configuration alone (or it already is what the entry says): one alerting elsewhere may be another
-// team's. Prune deletes only owned types so scoped.
+// An account's notification policies (`notifications:` of `accounts:` entries), planned in its unit.
+// Spec: docs/configuration.md, `notifications`.
 import type { Change, FieldDiff, Operation } from "../../model/index.js";
 import { deleteItemChange, matchIdentities, type IdentityRule } from "../shared/identity-list.js";
 import type { ResourceKind } from "../types.js";
@@ -16,17 +14,12 @@ import type { AccountWithNotifications, DesiredNotification } from "./types.js";
 
 const RESOURCE = "page_shield_notification_policy";
 
-/**
- * What the kind reads of an account: its policies, and the zones of this configuration (read with them,
- * since the diff sees only the account's unit), which decide the policies that are this file's.
- */
 export interface NotificationsLive {
   policies: LiveNotification[];
-  /** The zone ids the configuration declares. */
   zones: string[];
 }
 
-/** The alert types whose live policies prune may delete: every Page Shield alert and the ones declared. */
+/** The alert types whose live policies prune may delete. */
 export function ownedAlertTypes(desired: readonly DesiredNotification[]): (alertType: string) => boolean {
   const declared = new Set(desired.map((d) => d.alert_type));
   return (alertType) => isPageShieldAlert(alertType) || declared.has(alertType);
@@ -39,7 +32,6 @@ function mechanismsOf(email: readonly string[], webhooks: readonly string[]): Re
   };
 }
 
-/** The POST body of a new policy: only what the file says (mechanisms are required, `{}` for none). */
 export function createBody(want: DesiredNotification): Record<string, unknown> {
   return {
     name: want.name,
@@ -54,11 +46,6 @@ function record(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/**
- * The PUT body: the whole policy. The writable fields as live, with the managed ones as the file says
- * them: mechanisms with email and webhooks replaced (pagerduty and any other kept), filters with zones
- * replaced or removed (the others kept).
- */
 export function updateBody(want: DesiredNotification, live: LiveNotification): Record<string, unknown> {
   const { email: _e, webhooks: _w, ...otherMechanisms } = record(live.writable.mechanisms);
   const { zones: _z, ...otherFilters } = record(live.writable.filters);
@@ -79,7 +66,7 @@ const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefi
 /** What differs between an entry and the live policy it is, field by field. */
 function policyFieldDiffs(want: DesiredNotification, live: LiveNotification): FieldDiff[] {
   const out: FieldDiff[] = [];
-  // Only a pinned entry can differ in name or alert type: an unpinned one matches by them.
+  // Only a pinned entry can differ in name or alert type.
   if (want.name !== live.name) out.push({ field: "name", before: live.name, after: want.name });
   if (want.alert_type !== live.alert_type)
     out.push({ field: "alert_type", before: live.alert_type, after: want.alert_type });
@@ -98,7 +85,7 @@ function shown(live: LiveNotification): Record<string, unknown> {
   return rest;
 }
 
-/** The POST of a new policy, and how apply tells it apart after a lost answer (op.finds). */
+/** The POST of a new policy, and how apply tells it apart after a lost answer. */
 function createPolicyOp(accountId: string, want: DesiredNotification, known: string[]): Operation {
   return {
     method: "POST",
@@ -111,11 +98,6 @@ function createPolicyOp(accountId: string, want: DesiredNotification, known: str
 
 const identity = (p: { name: string; alert_type: string }) => `${p.name} (${p.alert_type})`;
 
-/**
- * The identity rule of an account's policies: by pin, else by name and alert type; a candidate that also
- * alerts on zones the configuration does not declare is taken only when it already is what the entry says
- * (nothing is then written: how a policy the file created unscoped is found again).
- */
 function identityRule(ours: ReadonlySet<string>): IdentityRule<DesiredNotification, LiveNotification> {
   return {
     what: "notification policy",
@@ -170,11 +152,6 @@ function updateChange(accountId: string, want: DesiredNotification, have: LiveNo
   };
 }
 
-/**
- * What prune does with the live policies no entry matched: deletes those of an owned alert type scoped to
- * zones of this configuration only, and keeps, with a warning saying how to take it over, one that also
- * alerts elsewhere (it may be another team's). Other alert types are not zoneform's: nothing is said.
- */
 function pruned(
   accountId: string,
   unmatched: readonly LiveNotification[],
@@ -210,7 +187,7 @@ function pruned(
 
 export const notificationPolicies: ResourceKind<NotificationsLive, AccountWithNotifications> = {
   name: RESOURCE,
-  // After every zone's kinds: a zone filter may name a zone only once it exists (zones are not created).
+  // After every zone's kinds.
   order: 60,
   independentChanges: true,
   bodyFields: ["name", "alert_type", "enabled"],

@@ -1,16 +1,11 @@
-// The payment pages' security headers of the script inventory (`script_inventory.headers`, PCI DSS
-// v4.0.1 11.6.1): which page URLs `audit` fetches, and what each pinned header must be. What a URL,
-// a header name and a pinned value may be, with the fix for each; `validate`, `audit` and `inventory
-// --headers` judge them alike. Pure.
+// The payment pages' security headers of the script inventory.
+// Spec: docs/pci-script-inventory.md.
 import { invisibleCharacters, urlParts } from "./url-parts.js";
 
 /** The hosts a payment page may be fetched from over plain `http://`, when private addresses are allowed. */
 const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
-/**
- * The security headers `inventory --headers` drafts pins of, in this order: those present on the
- * pages are pinned, any other header only when a person pins it.
- */
+/** The security headers `inventory --headers` drafts pins of, in this order. */
 export const SECURITY_HEADERS: readonly string[] = [
   "content-security-policy",
   "content-security-policy-report-only",
@@ -24,10 +19,6 @@ export const SECURITY_HEADERS: readonly string[] = [
   "cross-origin-resource-policy",
 ];
 
-/**
- * Headers that carry a session or a credential: zoneform never keeps one a page sends (not pinned, not
- * drafted, not in any report), so a pin of one is refused. Any name with one of SESSION_WORDS counts too.
- */
 const SESSION_HEADERS: readonly string[] = [
   "set-cookie",
   "set-cookie2",
@@ -78,16 +69,11 @@ function isLoopbackHttp(url: string): boolean {
   return parts?.scheme === "http" && LOOPBACK_HOSTS.includes(parts.host.toLowerCase());
 }
 
-/** Whether `url` is plain `http://` elsewhere: `audit` reports such a page and never fetches it, flag or not. */
 export function isInsecurePageUrl(url: string): boolean {
   return urlParts(url)?.scheme === "http" && !isLoopbackHttp(url);
 }
 
-/**
- * What is wrong with a page URL of `headers.urls`, or undefined: an absolute `https://` URL (plain
- * `http://` passes here: see isInsecurePageUrl), without user info, a space, a control or an invisible
- * character.
- */
+/** What is wrong with a page URL of `headers.urls`, or undefined. */
 export function pageUrlProblem(url: string): string | undefined {
   const parts = urlParts(url);
   if (!parts || !/^https?$/.test(parts.scheme) || parts.host === "")
@@ -120,10 +106,6 @@ export function pageUrlProblem(url: string): string | undefined {
 /** An HTTP field name's characters (RFC 9110 token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/**
- * What is wrong with a pinned header name, or undefined: an HTTP field name, in lower case, and not one
- * that carries a session or a credential (isSessionHeader).
- */
 export function headerNameProblem(name: string): string | undefined {
   if (!TOKEN.test(name))
     return (
@@ -140,11 +122,6 @@ export function headerNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * What is wrong with a pinned value, or undefined: what a page can send and the HTTP layer hands on
- * unchanged (no leading or trailing space or tab, which it trims; no control character, which no
- * header may hold; no character beyond U+00FF, since a header is bytes, read one character each).
- */
 export function headerValueProblem(value: string): string | undefined {
   if (/^[ \t]|[ \t]$/.test(value))
     return (

@@ -1,7 +1,5 @@
-// Page Shield CSP policies. A live policy is its id; its description only hints at it and may repeat
-// (see shared/identity-list.ts): an entry is matched by the id it pins, else by its description. A
-// desired policy missing live is created, a different one updated in place, an ambiguous one stops
-// the zone, and live policies nothing matched are deleted unless `prune: false`.
+// Page Shield CSP policies.
+// Spec: docs/configuration.md, `page_shield`.
 import { AnswerShapeError } from "../../errors.js";
 import type { DesiredPolicy, PolicyAction } from "./types.js";
 import type { ZoneWithPageShield } from "./types.js";
@@ -21,11 +19,6 @@ export const POLICY_ACTIONS: readonly PolicyAction[] = ["log", "allow", "add_rep
 const FIELD_SPECS = { expression: { text: true }, value: { text: true } };
 const RESOURCE = "page_shield_policy";
 
-/**
- * A policy as the API answered it, checked: an id, a string description (the identity), an action
- * zoneform knows, string expression and value. Anything else fails the zone rather than being coerced
- * into a policy that plan would delete and re-create.
- */
 export function normalizePolicy(input: unknown): LivePolicy {
   const fail = (field: string, value: unknown, expected: string) =>
     new AnswerShapeError(
@@ -52,14 +45,6 @@ export function normalizePolicy(input: unknown): LivePolicy {
   };
 }
 
-/**
- * The body of a POST, and of every PUT: the whole policy, all five fields the API's policy has
- * (description, action, expression, value, enabled). The API reference marks each PUT field optional,
- * but no recorded answer shows whether a PUT merges or replaces, and the Terraform provider and
- * cloudflare-go send all five: a PUT of the changed field alone would wipe the others if it replaces.
- * Every field is one the file states (enabled defaults to true), so the body is the live policy with
- * the planned changes, and the outcome is the same either way.
- */
 function policyBody(p: DesiredPolicy): DesiredPolicy {
   return { description: p.description, action: p.action, expression: p.expression, value: p.value, enabled: p.enabled };
 }
@@ -93,10 +78,7 @@ const IDENTITY: IdentityRule<DesiredPolicy, LivePolicy> = {
     `id ${p.id} (description ${JSON.stringify(p.description)}, action ${p.action}${p.enabled ? "" : ", disabled"})`,
 };
 
-/**
- * The POST of a new policy, and how apply tells it apart after a lost answer: a policy new since the
- * plan read the list (not one of `known`) holding exactly this body (`enabled` may read back as text).
- */
+/** The POST of a new policy, and how apply tells it apart after a lost answer. */
 function createPolicyOp(zoneId: string, body: DesiredPolicy, known: string[]): Operation {
   const path = zonePath(zoneId, "page_shield", "policies");
   return {
@@ -115,13 +97,12 @@ export const pageShieldPolicies: ResourceKind<LivePolicy[], ZoneWithPageShield> 
   owns: (zone) => zone.page_shield?.policies !== undefined,
 
   async read(ctx, zone) {
-    // The real answer has no result_info and the API documents no page parameters; listAll still
-    // follows totals or a cursor should an answer carry them, and folds an item answered twice.
+    // The real answer has no result_info and the API documents no page parameters.
     const path = zonePath(zone.zone_id, "page_shield", "policies");
     const raw: unknown = await ctx.client.listAll<unknown>(path);
     if (!Array.isArray(raw))
       throw new AnswerShapeError(`the API answered GET ${path} with ${clipJson(raw, 60)}, expected a list of policies`);
-    // By id, code unit by code unit (localeCompare would load ICU's collation data: 10 ms of a cold plan).
+    // By id, code unit by code unit.
     const live = raw.map(normalizePolicy).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { live, resources: Object.fromEntries(live.map((p) => [p.id, withoutId(p)])) };
   },

@@ -1,5 +1,5 @@
-// Semantic rules of the page_shield section: one entry per policy, `prune` without policies, each
-// policy's CSP value read as a browser reads it, and the script inventory's entries.
+// Semantic rules of the page_shield section.
+// Spec: docs/configuration.md, `page_shield`.
 import {
   asArray,
   asRecord,
@@ -20,7 +20,7 @@ import { isTodoJustification } from "./inventory-todo.js";
 import { hasEnvReference } from "../../template.js";
 import { headerNameProblem, headerValueProblem, isInsecurePageUrl, pageUrlProblem } from "./page-headers.js";
 
-/** Two policies are one when they pin one id, or pin none and share a description (see identity-list.ts). */
+/** Two policies are one when they pin one id, or pin none and share a description. */
 export const uniquePolicies: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -40,14 +40,9 @@ export const uniquePolicies: Rule = (doc) => {
   return findings;
 };
 
-/** `prune` only says what happens to live policies the file does not list; without `policies` it does nothing. */
+/** `prune` only says what happens to live policies the file does not list. */
 export const pruneNeedsPolicies: Rule = pruneNeedsList("page_shield", "policies", "policies");
 
-/**
- * A policy's `value` is one Content-Security-Policy: a `,` would start a second policy and a `;` inside
- * a token would end the directive there (errors); unknown sources and repeated directives are warned
- * about (src/sections/page_shield/csp-grammar.ts).
- */
 const policyValues: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -69,12 +64,7 @@ const policyValues: Rule = (doc, ctx) => {
   return findings;
 };
 
-/**
- * `script_inventory` (PCI DSS 6.4.3): page patterns as Page Shield's page_url filter takes them, script
- * urls absolute with `*` only at the end, a written justification for every entry (a drafted TODO is
- * warned about); duplicate or overlapping entries (two equal urls or prefixes, a url a prefix covers)
- * are warned about, as is a hash pin on a prefix (it then applies to every script under it).
- */
+/** `script_inventory` (PCI DSS 6.4.3). */
 const scriptInventoryEntries: Rule = (doc) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -157,18 +147,11 @@ const scriptInventoryEntries: Rule = (doc) => {
   return findings;
 };
 
-/** Why a URL zoneform fetches itself is written as it is: a value put in would go to whatever host it names. */
+/** Why a URL zoneform fetches itself is written as it is. */
 const FETCHED_URL_TAKES_NO_ENV =
   "a payment page URL takes no ${env:…} value: zoneform fetches these URLs itself (audit -c, inventory " +
   "--headers), so a value put in would be sent to the host the URL names; write the URL as the browser requests it";
 
-/**
- * `script_inventory.headers` (PCI DSS 11.6.1): each page an absolute https:// URL written as it is (no
- * `${env:…}`: zoneform fetches it itself), plain http:// warned about (but to a loopback host: audit
- * reports it and fetches nothing), a page outside the inventory's page patterns or given twice warned
- * about; each pinned header a lower-case HTTP field name, never a session or credential header, with a
- * value a page can send as it is written; nothing pinned at all warned about.
- */
 const pageHeaderEntries: Rule = (doc, ctx) => {
   const findings: Finding[] = [];
   for (const { zone, pointer } of zonesOf(doc)) {
@@ -239,7 +222,6 @@ const pageHeaderEntries: Rule = (doc, ctx) => {
   return findings;
 };
 
-/** Every string of a value, with its pointer. */
 function* stringsIn(value: unknown, pointer: string): Generator<string> {
   if (typeof value === "string") yield pointer;
   else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringsIn(v, childPointer(pointer, i));
@@ -247,7 +229,7 @@ function* stringsIn(value: unknown, pointer: string): Generator<string> {
     for (const [k, v] of Object.entries(value as Rec)) yield* stringsIn(v, childPointer(pointer, k));
 }
 
-/** The script inventory is checked by audit and written to no one: no value of the environment goes in it. */
+/** The script inventory is checked by audit and written to no one. */
 const literalInventory: Rule = literalOnly(function* (doc) {
   for (const { zone, pointer } of zonesOf(doc)) {
     const base = `${pointer}/page_shield/script_inventory`;

@@ -1,45 +1,34 @@
-// Where the page_shield section keeps what other features build on: the script inventory of the file
-// (read by `audit`, `inventory` and `csp suggest`, never written to Cloudflare) and the Page Shield API
-// paths they read. They use these instead of naming the section's keys.
+// What `audit`, `inventory` and `csp suggest` read of the page_shield section: the script inventory and the API paths.
+// Spec: docs/pci-script-inventory.md.
 import { mapStrings } from "../../redact.js";
 import { shownTemplate } from "../../template.js";
 import type { DesiredPolicy, DesiredScriptInventory, PageShieldZone } from "./types.js";
 
-/** The inventory's keys in a zone of the file. */
 export const SCRIPT_INVENTORY_KEYS = ["page_shield", "script_inventory"] as const;
 /** Where the policies sit in a zone, as messages name them (`csp suggest` proposes them). */
 export const POLICIES_PATH = `${SCRIPT_INVENTORY_KEYS[0]}.policies`;
-/** The inventory's place in a zone, as messages name it. */
 export const SCRIPT_INVENTORY_PATH = SCRIPT_INVENTORY_KEYS.join(".");
-/** The payment pages' security headers in a zone, as messages name them. */
 export const SCRIPT_INVENTORY_HEADERS_PATH = `${SCRIPT_INVENTORY_PATH}.headers`;
 
-/** A desired zone's script inventory, if it declares one. */
 export function scriptInventoryOf(zone: PageShieldZone): DesiredScriptInventory | undefined {
   const inventory = zone.page_shield?.script_inventory;
   return inventory && asText(inventory);
 }
 
-/**
- * The Page Shield policies a desired zone declares, if it manages them: `audit` expects the CSP of
- * each enabled one in what the payment pages send.
- */
 export function declaredPoliciesOf(zone: PageShieldZone): readonly DesiredPolicy[] | undefined {
   const policies = zone.page_shield?.policies;
   return policies && asText(policies);
 }
 
-/** What audit compares with the pages and shows: the file's text (`$${` is `${`), a reference hidden. */
+/** What audit compares with the pages and shows. */
 function asText<T>(value: T): T {
   return mapStrings(value, shownTemplate) as T;
 }
 
-/** The JSON pointer of the policies list in the zone at `zonePointer`. */
 export function policiesPointer(zonePointer: string): string {
   return `${zonePointer}/${POLICIES_PATH.split(".").join("/")}`;
 }
 
-/** The JSON pointer of the inventory in the zone at `zonePointer` (e.g. `/zones/0`). */
 export function scriptInventoryPointer(zonePointer: string): string {
   return `${zonePointer}/${SCRIPT_INVENTORY_KEYS.join("/")}`;
 }
@@ -60,7 +49,7 @@ export function pageShieldApiPath(
   return `zones/${zoneId}/page_shield/${list}`;
 }
 
-/** The inventory as a reviewer reads it, a line a page, script, fetched URL and pin (the plan shows their diff). */
+/** The inventory as a reviewer reads it, a line a page, script, fetched URL and pin. */
 export function inventoryLines(inventory: DesiredScriptInventory): string[] {
   const quoted = (v: string) => JSON.stringify(v);
   return [

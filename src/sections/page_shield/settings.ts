@@ -1,4 +1,5 @@
-// Page Shield on/off and its two reporting settings: one GET to read, one PUT of every setting to change.
+// Page Shield on/off and its two reporting settings.
+// Spec: docs/configuration.md, `page_shield`.
 import { ApiError } from "../../errors.js";
 import type { ZoneWithPageShield } from "./types.js";
 import type { Change } from "../../model/index.js";
@@ -12,10 +13,7 @@ function desiredSettings(zone: ZoneWithPageShield): Settings {
   return zone.page_shield ? pick(zone.page_shield, SETTINGS) : {};
 }
 
-/**
- * An answer that is not a settings object, or a setting that is not a boolean, is refused: taking it
- * for "off" would plan a write on top of a state that was never really read.
- */
+/** An answer that is not a settings object, or a setting that is not a boolean, is refused. */
 function assertSettingsShape(
   raw: unknown,
   path: string,
@@ -31,7 +29,7 @@ function assertSettingsShape(
           ...[...SETTINGS, "use_service_reporting_endpoint"]
             .filter((k) => r[k] !== undefined && toBool(r[k]) === undefined)
             .map((k) => `${k} is ${JSON.stringify(r[k])}, not a boolean`),
-          // A setting the file manages must be in the answer: a missing one is never read as "off".
+          // A setting the file manages must be in the answer.
           ...managed.filter((k) => !has(k)).map((k) => `${k} is missing`),
         ].join(", ");
   if (!bad) return;
@@ -44,11 +42,7 @@ function assertSettingsShape(
   });
 }
 
-/**
- * The PUT body: every setting the live answer states, with the planned changes (the SDK's update
- * takes all three, each optional; whether a PUT resets one it leaves out is not documented, so none
- * is left out). A setting the answer did not state is sent only when the file sets it.
- */
+/** The PUT body: every setting the live answer states, with the planned changes. */
 function settingsBody(live: Settings, fields: ReadonlyArray<{ field: string; after?: unknown }>): Settings {
   const changed = Object.fromEntries(fields.map((f) => [f.field, f.after]));
   return pick({ ...live, ...changed } as Settings, SETTINGS);

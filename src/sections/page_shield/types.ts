@@ -1,5 +1,5 @@
-// The page_shield section's part of a zone: in the desired state (normalized) and in the file (as the
-// schema guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+// The page_shield section's part of a zone.
+// Spec: docs/configuration.md, `page_shield`.
 import type { ZoneBase } from "../../model/index.js";
 
 /** Content security rule (Page Shield policy) actions; `add_reporting_directives` is the API of 2026. */
@@ -20,14 +20,10 @@ export interface DesiredPageShield {
   enabled?: boolean;
   use_cloudflare_reporting_endpoint?: boolean;
   use_connection_url_path?: boolean;
-  /** Absent: policies are not managed. `[]`: every live policy is deleted (unless prune is false). */
+  /** Absent: policies are not managed. */
   policies?: DesiredPolicy[];
-  /** false keeps live policies that the file does not list. Default true. */
+  /** false keeps live policies that the file does not list. */
   prune: boolean;
-  /**
-   * The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3, 11.6.1): read by `audit`,
-   * `inventory --merge` and `csp suggest --from-inventory`; never written to Cloudflare.
-   */
   script_inventory?: DesiredScriptInventory;
 }
 
@@ -48,10 +44,6 @@ export interface DesiredScriptInventory {
   headers?: DesiredPageHeaders;
 }
 
-/**
- * The security headers of the payment pages (`script_inventory.headers`): `audit` fetches each URL
- * and compares what it sends with each pin; never written to Cloudflare.
- */
 export interface DesiredPageHeaders {
   /** Absolute page URLs (https://…; plain http:// only to a loopback host). */
   urls: string[];
@@ -59,15 +51,12 @@ export interface DesiredPageHeaders {
   pinned: Record<string, string>;
 }
 
-/** The section's part of a desired zone. */
 export interface PageShieldZone {
   page_shield?: DesiredPageShield;
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithPageShield = ZoneBase & PageShieldZone;
 
-/** The section's part of a zone in the file. */
 export interface PageShieldFileZone {
   page_shield?: Omit<DesiredPageShield, "prune" | "policies"> & {
     prune?: boolean;
@@ -82,34 +71,24 @@ export interface PageShieldFileZone {
   };
 }
 
-/**
- * A Cloudflare Notifications policy of an entry of `accounts:` (`notifications:`): a Page Shield alert
- * (`scriptmonitor_*`) or any other alert type, with who it notifies.
- */
 export interface DesiredNotification {
   /** The live policy this entry is (`id:` in the file); without it, name and alert_type match. */
   id?: string;
   name: string;
   alert_type: string;
   enabled: boolean;
-  /** The zone ids of its zone filter (`filters.zones`), names of the file's zones resolved; absent: every zone. */
   zones?: string[];
-  /** E-mail addresses (`mechanisms.email`), in the file's order. */
   email: string[];
-  /** Webhook destination ids (`mechanisms.webhooks`). */
   webhooks: string[];
 }
 
-/** The section's part of an entry of `accounts:`: the account's notification policies. */
 export interface NotificationsAccount {
   /** Absent: the account's policies are not managed. */
   notifications?: DesiredNotification[];
 }
 
-/** An account's plan unit as the notifications kind sees it (its `zone_id` is the account's id). */
 export type AccountWithNotifications = ZoneBase & NotificationsAccount & { prune: boolean };
 
-/** The section's part of an entry of `accounts:` in the file. */
 export interface NotificationsFileAccount {
   notifications?: Array<{
     id?: string;

@@ -1,20 +1,18 @@
-// A URL as Page Shield reports it is text an attacker chooses (a skimmer names its own URL). This reads
-// the parts that decide where a browser loads it from straight from that text, before any URL parser
-// tidies it up: the authority (`user:pass@host:port`), its user info, its host, and the characters no
-// one sees in a report (zero-width, bidirectional, tag characters…). Pure.
+// A URL as Page Shield reports it is text an attacker chooses: its parts are read from that text, before any URL
+// parser tidies it up.
+// Spec: docs/pci-script-inventory.md.
 
 export interface UrlParts {
   /** Lower-cased, without `:`. */
   scheme: string;
-  /** Everything between `//` and the first `/`, `?`, `#` or `\` (a browser reads `\` as `/`). */
+  /** Everything between `//` and the first `/`, `?`, `#` or `\`. */
   authority: string;
   /** What stands before the last `@` of the authority (`user`, `user:pass`), when there is one. */
   userinfo?: string;
   /** The host as written (no user info, no port), not lower-cased. */
   host: string;
-  /** The port as written, when there is one. */
   port?: string;
-  /** Whether the authority is followed by a `/`, `?`, `#` or `\` (not the end of the text). */
+  /** Whether the authority is followed by a `/`, `?`, `#` or `\`. */
   closed: boolean;
 }
 
@@ -44,14 +42,6 @@ export function hasUserinfo(url: string): boolean {
   return urlParts(url)?.userinfo !== undefined;
 }
 
-/**
- * Characters that show as nothing (or as a blank) in a report: soft hyphen, combining grapheme joiner,
- * Hangul fillers, Mongolian and Khmer vowel separators and inherent vowels, zero-width space, joiners
- * and marks (U+200B–U+200F), bidirectional embeddings, overrides and isolates (U+061C, U+202A–U+202E,
- * U+2066–U+2069), word joiner and invisible operators (U+2060–U+2064), deprecated format characters
- * (U+206A–U+206F), variation selectors, the byte order mark, musical symbol formatting, tag characters
- * (U+E0000–U+E007F), and the blank spaces a host or path never holds (no-break, en/em…, ideographic).
- */
 const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x00a0, 0x00a0],
   [0x00ad, 0x00ad],

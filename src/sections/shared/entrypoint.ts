@@ -1,6 +1,5 @@
-// Phase entry point rulesets shared by the rule-based kinds (managed WAF, custom log fields): one
-// memoised read per zone and phase, and the single-rule writes zoneform uses so that rules it does not
-// own (a skip rule, a rule made in the dashboard) are never rewritten, moved or lost.
+// Phase entry point rulesets shared by the rule-based kinds.
+// Spec: docs/architecture.md.
 import { ApiError } from "../../errors.js";
 import type { Operation } from "../../model/index.js";
 import { zonePath } from "./fields.js";
@@ -33,16 +32,12 @@ const READ_ONLY = new Set(["id", "version", "last_updated", "categories"]);
 /** The name Cloudflare's own examples give a zone's phase entry point. */
 const ENTRYPOINT_NAME = "Zone-level phase entry point";
 
-/** True for "this zone has no entry point ruleset in the phase yet": the API's own 404 / code 10003. */
+/** True for "this zone has no entry point ruleset in the phase yet". */
 function isMissingEntrypoint(err: unknown): boolean {
   return err instanceof ApiError && err.isNotFound();
 }
 
-/**
- * What an entry point read must look like before zoneform writes rules into it: an object with a
- * ruleset id and a list of rules that each have an id and an action. Anything else is refused (the
- * zone fails to plan), never taken for an empty entry point.
- */
+/** What an entry point read must look like before zoneform writes rules into it. */
 function asRuleset(
   raw: unknown,
   phase: string,
@@ -54,7 +49,7 @@ function asRuleset(
   const rules = r.rules ?? [];
   if (!Array.isArray(rules)) throw fail("rules is not a list");
   for (const [i, rule] of rules.entries()) {
-    // A rule without an id is kept as it is (a sanitised recording shows one); writing it needs one.
+    // A rule without an id is kept as it is.
     const ok =
       rule !== null &&
       typeof rule === "object" &&
@@ -85,14 +80,14 @@ export function readEntrypoint(ctx: ReadContext, zoneId: string, phase: string):
   });
 }
 
-/** A write to a rule needs its id; an answer without one (seen in sanitised recordings) is refused. */
+/** A write to a rule needs its id. */
 export function ruleIdError(rule: LiveRule, what: string): string | undefined {
   return typeof rule.id === "string" && rule.id !== ""
     ? undefined
     : `the API answered the ${what} rule without an id, expected one to write it; nothing was changed`;
 }
 
-/** Fingerprint material for rules zoneform does not own: a change to any of them makes a saved plan stale. */
+/** Fingerprint material for rules zoneform does not own. */
 export function foreignRulesFingerprint(ep: Entrypoint | null, owned: ReadonlySet<string>): unknown {
   if (!ep) return null;
   return {
@@ -101,7 +96,6 @@ export function foreignRulesFingerprint(ep: Entrypoint | null, owned: ReadonlySe
   };
 }
 
-/** The writable part of a live rule: what a PATCH must carry so that nothing is reset. */
 export function writableRule(rule: LiveRule): Record<string, unknown> {
   return Object.fromEntries(Object.entries(rule).filter(([k, v]) => !READ_ONLY.has(k) && v !== undefined));
 }
@@ -121,7 +115,7 @@ export function createEntrypointOp(
   };
 }
 
-/** Adds one rule at the end of the entry point, after every rule already there; found again by its ref. */
+/** Adds one rule at the end of the entry point, after every rule already there. */
 export function addRuleOp(
   zoneId: string,
   rulesetId: string,
@@ -140,10 +134,7 @@ export function addRuleOp(
   };
 }
 
-/**
- * A PATCH body replaces the whole rule, so it is built from the live rule (its ref, description,
- * expression, logging and anything else zoneform does not manage) with `set` laid over it.
- */
+/** A PATCH body replaces the whole rule, so it is built from the live rule. */
 export function patchRuleOp(
   zoneId: string,
   rulesetId: string,

@@ -1,4 +1,5 @@
 // Small helpers shared by resource kinds: field-level comparison and path building.
+// Spec: docs/architecture.md.
 import equal from "fast-deep-equal";
 import type { FieldDiff } from "../../model/index.js";
 
@@ -8,10 +9,6 @@ export interface FieldSpec {
   sensitive?: boolean;
 }
 
-/**
- * The fields of `desired` whose value differs from `live`. Only keys present (not undefined) in
- * `desired` are compared: what the file does not say is not managed.
- */
 export function diffFields(
   desired: Record<string, unknown>,
   live: Record<string, unknown>,
@@ -34,14 +31,12 @@ export function diffFields(
   return out;
 }
 
-/** The fields of a created resource, shown under a `+`. */
 export function createdFields(after: Record<string, unknown>, specs: Record<string, FieldSpec> = {}): FieldDiff[] {
   return Object.entries(after)
     .filter(([, v]) => v !== undefined)
     .map(([field, v]) => ({ field, after: v, ...(specs[field]?.sensitive ? { sensitive: true } : {}) }));
 }
 
-/** Picks the given keys of an object, dropping undefined values. */
 export function pick<T extends object, K extends keyof T>(obj: T, keys: readonly K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};
   for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];

@@ -1,26 +1,20 @@
-// Lists the file names one by one (CSP, Logpush, notification policies): a live object IS its
-// id. An entry matches the id it pins, else its hints among what no pin took: none is a create, one the
-// match (unless the rule's `claim` refuses it), more an error. Errors stop the unit, holding their
-// candidates; only prune deletes the unmatched.
+// Lists the file names one by one (CSP, Logpush, notification policies): a live object is its id. An entry
+// matches the id it pins, else its hints among what no pin took: none is a create, more than one an error.
+// Spec: docs/architecture.md, Identity and safety.
 import type { Change } from "../../model/index.js";
 
 export interface IdentityRule<D, L> {
   /** What one object is called in messages: "Page Shield policy", "Logpush job". */
   what: string;
-  /** And several: "Page Shield policies". */
   whats: string;
   idOf: (l: L) => string;
   pinOf: (d: D) => string | undefined;
   /** The hints an unpinned entry is matched by, as one comparable key. */
   hint: { ofDesired: (d: D) => string; ofLive: (l: L) => string };
-  /** A file entry in a message: `policy described "A"`. */
   describeDesired: (d: D) => string;
   /** A live object in a message, its id first: `id 12 (name "x", dataset http_requests)`. */
   describeLive: (l: L) => string;
-  /**
-   * Whether an unpinned entry may take the one live object its hints found: undefined if so, else why not
-   * (the entry then stops with how to pin it). Absent: the one candidate is always taken.
-   */
+  /** Whether an unpinned entry may take the one live object its hints found. */
   claim?: (want: D, candidate: L) => string | undefined;
   /** What an error stops, in messages: "zone" (absent) or "account". */
   unit?: string;
@@ -39,7 +33,6 @@ export interface IdentityResult<D, L> {
   matches: Array<IdentityMatch<D, L>>;
   /** Live objects no entry matched or held: deleted only when the section prunes. */
   unmatched: L[];
-  /** The live list, one object per id. */
   live: L[];
   errors: string[];
   warnings: string[];
@@ -47,7 +40,6 @@ export interface IdentityResult<D, L> {
 
 const PIN_HOWTO = "pin the one the file means with `id: <id>` under the entry";
 
-/** The live list with each id once: identical repeats folded with a warning, differing ones an error. */
 function distinctById<L>(
   live: readonly L[],
   rule: IdentityRule<unknown, L>,
@@ -73,11 +65,9 @@ function distinctById<L>(
   return [...byId.values()];
 }
 
-/** What one run of matchIdentities keeps track of as the entries are matched. */
 interface Matching<D, L> {
   rule: IdentityRule<D, L>;
   live: L[];
-  /** Ids a pin or a hint took. */
   taken: Set<string>;
   /** Live objects an entry in error may mean: neither matched nor deleted. */
   held: Set<string>;
@@ -171,7 +161,6 @@ export function matchIdentities<D, L>(
     failed: new Set(),
     errors,
   };
-  // Pins first, then hints among what the pins left: the order of the file does not matter.
   for (const want of desired) {
     const pin = rule.pinOf(want);
     if (pin !== undefined) matchPin(m, byId, want, pin);
@@ -183,7 +172,6 @@ export function matchIdentities<D, L>(
   return { matches, unmatched, live, errors, warnings };
 }
 
-/** A `-` change that deletes one live item with one DELETE. */
 export function deleteItemChange(args: {
   resource: string;
   zoneId: string;

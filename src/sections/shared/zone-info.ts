@@ -1,5 +1,5 @@
-// The zone itself (`GET zones/{id}`): its name and plan. Optional knowledge: a token without "Zone:
-// Read", or an API that does not answer it, gives undefined rather than an error.
+// The zone itself (`GET zones/{id}`): its name and plan.
+// Spec: docs/architecture.md.
 import type { CloudflareClient } from "../../cloudflare/index.js";
 import { ApiError } from "../../errors.js";
 

@@ -1,7 +1,5 @@
-// The managed WAF rulesets of the http_request_firewall_managed entry point, turned back into intent:
-// OWASP's paranoia level, anomaly score threshold and action derived from the execute rule's overrides
-// (owasp-intent.ts, the same translation plan uses), and the Cloudflare Managed Ruleset on/off with its
-// ruleset-wide action. Read with the waf kind's own `read`.
+// The managed WAF rulesets of the http_request_firewall_managed entry point, turned back into intent.
+// Spec: docs/configuration.md, `waf`.
 import { AnswerShapeError, ApiError } from "../../errors.js";
 import { readEntrypoint } from "../shared/entrypoint.js";
 import {

@@ -1,5 +1,6 @@
 // `waf`: the OWASP Core Ruleset and the Cloudflare Managed Ruleset, both execute rules of the zone's
-// http_request_firewall_managed entry point (one kind).
+// http_request_firewall_managed entry point.
+// Spec: docs/configuration.md, `waf`.
 import type { Section } from "../types.js";
 import { exportWaf } from "./export.js";
 import { DEFAULT_EXPRESSION, scoreThreshold } from "./normalize.js";

@@ -1,10 +1,5 @@
-// Reading the managed rulesets a zone deploys: the OWASP Core Ruleset (whose last rule carries the
-// anomaly score threshold and action, and whose `paranoia-level-N` categories pick the paranoia level)
-// and the Cloudflare Managed Ruleset. Both have well-known ids, so each is read directly, once per run
-// whatever the number of zones, and only when the plan needs it. Managed rulesets are documented under
-// the account (`accounts/{id}/rulesets/{ruleset_id}`): that path is used when the file (or
-// CLOUDFLARE_ACCOUNT_ID) names the account; the zone path is only a fallback, and when it is refused
-// the error says to set account_id.
+// Reading the managed rulesets a zone deploys.
+// Spec: docs/configuration.md, `waf`.
 import { AnswerShapeError, ApiError } from "../../errors.js";
 import { zonePath } from "../shared/fields.js";
 import type { ReadContext } from "../types.js";
@@ -30,15 +25,10 @@ export interface OwaspRuleset {
   paranoiaLevels: number[];
 }
 
-/** Where a managed ruleset is read: the account path when the account is known, else the zone's. */
 export function managedRulesetPath(accountId: string | undefined, zoneId: string, rulesetId: string): string {
   return accountId ? `accounts/${accountId}/rulesets/${rulesetId}` : zonePath(zoneId, "rulesets", rulesetId);
 }
 
-/**
- * GET a managed ruleset by id, once per run. A refusal of the zone path (which is not documented for
- * managed rulesets) becomes an error that says how to read it where it is documented.
- */
 export function readManagedRuleset(
   ctx: ReadContext,
   zoneId: string,
@@ -65,15 +55,11 @@ export function readManagedRuleset(
   });
 }
 
-/** Reads the OWASP ruleset with its rules and derives its tuning facts. */
 export async function readOwaspRuleset(ctx: ReadContext, zoneId: string): Promise<OwaspRuleset> {
   return deriveOwasp(await readManagedRuleset(ctx, zoneId, OWASP_RULESET_ID, OWASP_RULESET_NAME));
 }
 
-/**
- * Pure: the tuning facts of an OWASP ruleset read (with rules). An answer without rules, or whose last
- * rule has no id, is refused: zoneform never guesses the rule it overrides.
- */
+/** Pure: the tuning facts of an OWASP ruleset read (with rules). */
 export function deriveOwasp(raw: unknown): OwaspRuleset {
   const r =
     raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
@@ -108,7 +94,6 @@ export function deriveOwasp(raw: unknown): OwaspRuleset {
   };
 }
 
-/** The paranoia levels a level needs the ruleset to show (those it disables), that the answer does not show. */
 export function missingParanoiaLevels(level: number, managed: OwaspRuleset): number[] {
   const shown = new Set(managed.paranoiaLevels);
   const out: number[] = [];

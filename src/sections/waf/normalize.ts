@@ -1,5 +1,5 @@
-// The file's WAF values as the desired state holds them: a named score threshold as its integer, and
-// the expression of an execute rule when the file gives none.
+// The file's WAF values as the desired state holds them.
+// Spec: docs/configuration.md, `waf`.
 
 /** An execute rule's expression when the file gives none: every request. */
 export const DEFAULT_EXPRESSION = "true";

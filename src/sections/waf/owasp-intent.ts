@@ -1,10 +1,6 @@
-// Pure translation between the OWASP intent a file states (paranoia level, anomaly score threshold,
-// action, enabled) and the overrides of the execute rule that deploys the OWASP Core Ruleset:
-// paranoia level N disables the tags `paranoia-level-(N+1..4)`; threshold and action are a rule
-// override on the ruleset's last rule (an action override anywhere else does nothing). zoneform owns
-// only the `enabled` of the paranoia categories and the last rule's threshold and action; any other
-// override (a rule disabled for a false positive, another category, an action on a paranoia category)
-// is carried through untouched.
+// Pure translation between the OWASP intent a file states and the overrides of the execute rule deploying the
+// OWASP Core Ruleset; zoneform owns only the paranoia categories' `enabled` and the last rule's threshold and action.
+// Spec: docs/configuration.md, `waf`.
 import { MAX_PARANOIA, PARANOIA_TAG, type OwaspRuleset } from "./managed-ruleset.js";
 
 export interface OwaspIntent {
@@ -85,7 +81,6 @@ function paramsOf(rule: { action_parameters?: unknown }): ExecuteParameters | un
   return p && typeof p === "object" ? (p as ExecuteParameters) : undefined;
 }
 
-/** The intent a live execute rule expresses; what it does not override comes from the ruleset's defaults. */
 export function intentFrom(
   rule: { enabled?: unknown; action_parameters?: unknown },
   managed: OwaspRuleset,
@@ -102,7 +97,6 @@ export function intentFrom(
   };
 }
 
-/** The paranoia levels a set of category overrides disables. */
 function disabledLevels(categories: readonly CategoryOverride[]): Set<number> {
   const out = new Set<number>();
   for (const c of categories) {
@@ -112,22 +106,13 @@ function disabledLevels(categories: readonly CategoryOverride[]): Set<number> {
   return out;
 }
 
-/**
- * Whether the live paranoia category overrides disable exactly the levels above `level`. Compared as
- * the set of disabled levels, not as a derived number, so that a hand-made set (level 3 disabled, 4
- * not) is put right rather than read as "paranoia 2".
- */
+/** Whether the live paranoia category overrides disable exactly the levels above `level`. */
 export function sameParanoia(rule: { action_parameters?: unknown }, level: number): boolean {
   const live = disabledLevels(paramsOf(rule)?.overrides?.categories ?? []);
   const want = levelsAbove(level);
   return live.size === want.length && want.every((l) => live.has(l));
 }
 
-/**
- * The category overrides for paranoia `level`, built on the live ones: each keeps its place and every
- * key zoneform does not own; only `enabled` of the paranoia categories changes, and a paranoia
- * override left with nothing but its category is dropped.
- */
 function tunedCategories(live: readonly CategoryOverride[], level: number): CategoryOverride[] {
   const above = new Set(levelsAbove(level));
   const out: CategoryOverride[] = [];
@@ -150,11 +135,6 @@ function tunedCategories(live: readonly CategoryOverride[], level: number): Cate
   return out;
 }
 
-/**
- * The execute rule's action_parameters for an intent: built on the live ones (`version`, ruleset-wide
- * overrides, foreign category and rule overrides kept as they are), with the paranoia categories'
- * `enabled` set and the last rule's override set.
- */
 export function tunedParameters(live: unknown, intent: OwaspIntent, managed: OwaspRuleset): ExecuteParameters {
   const params: ExecuteParameters =
     live && typeof live === "object" ? structuredClone(live as ExecuteParameters) : { id: managed.id };
@@ -176,7 +156,6 @@ export function tunedParameters(live: unknown, intent: OwaspIntent, managed: Owa
   return params;
 }
 
-/** The intent fields that differ, for a plan's field list. */
 export function intentFieldChanges(before: OwaspIntent, after: OwaspIntent): Array<keyof OwaspIntent> {
   return (["paranoia_level", "score_threshold", "action", "enabled"] as const).filter((k) => before[k] !== after[k]);
 }
@@ -196,7 +175,6 @@ export function describeUpdate(before: OwaspIntent, after: OwaspIntent, paranoia
   return parts.join(", ");
 }
 
-/** "deploy OWASP: paranoia 2, threshold 40 (medium), action block". */
 export function describeCreate(intent: OwaspIntent): string {
   return (
     `deploy OWASP: paranoia ${intent.paranoia_level}, threshold ` +

@@ -1,5 +1,5 @@
-// The waf section's part of a zone: in the desired state (normalized) and in the file (as the schema
-// guarantees it). The registry (../index.ts) joins every section's part into DesiredZone.
+// The waf section's part of a zone.
+// Spec: docs/configuration.md, `waf`.
 import type { ZoneBase } from "../../model/index.js";
 import type { SCORE_THRESHOLDS } from "./normalize.js";
 
@@ -7,13 +7,12 @@ export type OwaspAction = "block" | "managed_challenge" | "js_challenge" | "log"
 
 export interface DesiredOwasp {
   enabled: boolean;
-  /** 1..4; rules tagged paranoia-level-(N+1..4) are disabled. Default 1. */
+  /** 1..4; rules tagged paranoia-level-(N+1..4) are disabled. */
   paranoia_level: number;
-  /** Anomaly score threshold as an integer (low=60, medium=40, high=25). Default 40. */
+  /** Anomaly score threshold as an integer (low=60, medium=40, high=25). */
   score_threshold: number;
-  /** Action of the last rule (949110). Default block. */
+  /** Action of the last rule (949110). */
   action: OwaspAction;
-  /** When the execute rule runs. Default `true` (every request). */
   expression: string;
 }
 
@@ -21,7 +20,6 @@ export interface DesiredCloudflareManaged {
   enabled: boolean;
   /** Ruleset-wide action override; absent keeps each rule's own action. */
   action?: string;
-  /** When the execute rule runs. Default `true` (every request). */
   expression: string;
 }
 
@@ -30,15 +28,12 @@ export interface DesiredWaf {
   cloudflare_managed?: DesiredCloudflareManaged;
 }
 
-/** The section's part of a desired zone. */
 export interface WafZone {
   waf?: DesiredWaf;
 }
 
-/** A desired zone as this section sees it: the zone's own fields and its part. */
 export type ZoneWithWaf = ZoneBase & WafZone;
 
-/** The section's part of a zone in the file. */
 export interface WafFileZone {
   waf?: {
     owasp?: {

@@ -1,10 +1,5 @@
-// The managed WAF rulesets a zone deploys in its `http_request_firewall_managed` entry point: the
-// OWASP Core Ruleset, tuned by intent (paranoia level, anomaly score threshold, action), and the
-// Cloudflare Managed Ruleset (on/off, optional ruleset-wide action). One kind for both because they
-// share the entry point: when it does not exist yet, both rules must go in the one POST that creates
-// it (a second create of a zone ruleset for the phase fails with 20217). zoneform finds its execute
-// rules by the ruleset they deploy, never by position or ref, and writes single rules, so every other
-// rule of the entry point stays exactly as it is, where it is.
+// The managed WAF rulesets a zone deploys in its `http_request_firewall_managed` entry point.
+// Spec: docs/configuration.md, `waf`.
 import type { DesiredCloudflareManaged, DesiredOwasp } from "./types.js";
 import type { ZoneWithWaf } from "./types.js";
 import type { Change, FieldDiff } from "../../model/index.js";
@@ -65,7 +60,6 @@ function ruleFingerprint(rule: LiveRule | undefined): unknown {
   return rule ? { id: rule.id, version: rule.version ?? null, ...writableRule(rule) } : null;
 }
 
-/** What diffWaf gathers before the creates are given their calls. */
 interface Gathered {
   errors: string[];
   warnings: string[];
@@ -74,7 +68,6 @@ interface Gathered {
 
 interface Planned {
   change: Change;
-  /** A rule to add: POSTed alone into an existing entry point, or with the others into a new one. */
   newRule?: Record<string, unknown> & { ref: string };
 }
 
@@ -94,12 +87,7 @@ function expressionField(rule: LiveRule, want: string): FieldDiff[] {
   return rule.expression === want ? [] : [{ field: "expression", before: rule.expression, after: want, text: true }];
 }
 
-/**
- * The execute rule that deploys `rulesetId` (the first) and what every change to it shares. When more
- * than one deploys it, the others are left as they are: with a warning when they are all disabled
- * (they deploy nothing), and otherwise an error that stops the zone, since an enabled one keeps the
- * ruleset running with its own settings and the file's could never be met.
- */
+/** The execute rule that deploys `rulesetId` (the first) and what every change to it shares. */
 function deployedRule(
   zone: ZoneWithWaf,
   live: LiveWaf,
@@ -127,7 +115,7 @@ function deployedRule(
   return { rule: found[0], base: { resource: RESOURCE, zone_id: zone.zone_id, identity } };
 }
 
-/** An update of the live rule by one PATCH of `set`; a rule without a usable id is an error instead. */
+/** An update of the live rule by one PATCH of `set`. */
 function updateRule(
   out: Gathered,
   live: LiveWaf,
@@ -302,7 +290,7 @@ function planCloudflareManaged(zone: ZoneWithWaf, want: DesiredCloudflareManaged
     return;
   }
   const before = { enabled: rule.enabled !== false, action: cfmAction(rule), expression: rule.expression };
-  // Disabled, only `enabled` is managed: action and expression stay as they are for when it is enabled again.
+  // Disabled, only `enabled` is managed.
   const after = want.enabled
     ? { enabled: true, action: want.action, expression: want.expression }
     : { enabled: false, action: before.action, expression: before.expression };
@@ -371,9 +359,6 @@ export const wafManagedRules: ResourceKind<LiveWaf, ZoneWithWaf> = {
   owns: (zone) => zone.waf?.owasp !== undefined || zone.waf?.cloudflare_managed !== undefined,
 
   async read(ctx, zone) {
-    // Read only what the plan needs: the OWASP ruleset when the file tunes it (beside the entry point:
-    // it does not depend on it); the Cloudflare Managed one only when it would be deployed, to fail at
-    // plan time rather than half-way through apply.
     const owaspRead = zone.waf?.owasp?.enabled ? readOwaspRuleset(ctx, zone.zone_id) : Promise.resolve(null);
     owaspRead.catch(() => undefined);
     const entrypoint = await readEntrypoint(ctx, zone.zone_id, WAF_PHASE);

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { normalizeCustomHostname } from "../../../src/sections/custom_hostnames/custom-hostnames.js";
+import { normalizeCustomHostname } from "../../../src/sections/custom_hostnames/live.js";
 import { onlyChange, sdkBody, type WriteBodyCase, zoneOf } from "../write-body-helpers.js";
 
 export const writeBody: WriteBodyCase = () => {

@@ -4,16 +4,15 @@ import { createReadContext } from "../../../src/engine/read.js";
 import { AnswerShapeError } from "../../../src/errors.js";
 import type { CertificateAuthority } from "../../../src/sections/custom_hostnames/index.js";
 import type { DesiredState, DesiredZone } from "../../../src/sections/index.js";
+import { customHostnames, LIST_PAGE_SIZE } from "../../../src/sections/custom_hostnames/custom-hostnames.js";
+import { patchSsl } from "../../../src/sections/custom_hostnames/hostname-changes.js";
 import {
   caSatisfied,
-  customHostnames,
   normalizeCustomHostname,
-  LIST_PAGE_SIZE,
-  patchSsl,
   RETIRED_CA,
   type LiveCustomHostname,
   type LiveCustomHostnames,
-} from "../../../src/sections/custom_hostnames/custom-hostnames.js";
+} from "../../../src/sections/custom_hostnames/live.js";
 import { caOfIssuer, ISSUER_TABLE } from "../../../src/sections/custom_hostnames/issuer.js";
 import { parseConfigText } from "../../../src/config/index.js";
 import { recordedResult } from "../recorded.js";

@@ -15,7 +15,8 @@ import {
   parseFieldsAnswer,
 } from "../../../src/sections/logpush_jobs/fields-check.js";
 import type { DesiredLogpushJob } from "../../../src/sections/logpush_jobs/index.js";
-import { createBody, logpushJobs } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
+import { createBody } from "../../../src/sections/logpush_jobs/job-changes.js";
+import { logpushJobs } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
 import { normalizeLiveJob, type LiveLogpushJob } from "../../../src/sections/logpush_jobs/live.js";
 import { NO_SECRETS } from "../../../src/secrets/index.js";
 

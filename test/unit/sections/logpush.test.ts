@@ -6,7 +6,8 @@ import type { DesiredLogpushJob, LogpushFilter } from "../../../src/sections/log
 import type { DesiredZone } from "../../../src/sections/index.js";
 import type { Change } from "../../../src/model/plan.js";
 import { planForDisplay, planForFile } from "../../../src/plan/secrets.js";
-import { createBody, logpushJobs, updateBody } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
+import { createBody, updateBody } from "../../../src/sections/logpush_jobs/job-changes.js";
+import { logpushJobs } from "../../../src/sections/logpush_jobs/logpush-jobs.js";
 import {
   comparableOutputOptions,
   describeFilter,

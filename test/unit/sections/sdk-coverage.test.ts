@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SETTINGS_WRITABLE, SSL_WRITABLE } from "../../../src/sections/custom_hostnames/custom-hostnames.js";
+import { SETTINGS_WRITABLE, SSL_WRITABLE } from "../../../src/sections/custom_hostnames/live.js";
 import { sdkFields, sdkVersion, type SdkField } from "../../helpers/sdk-declarations.js";
 
 const SCHEMA = JSON.parse(
