@@ -74,7 +74,7 @@ export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
   return ajv;
 }
 
-/** The validator as a CommonJS module's source (ajv standalone code), for the build. */
+/** The validator as CommonJS source (ajv standalone code). @public scripts/build-schema-validator.mjs loads it from dist/. */
 export function standaloneValidatorSource(): string {
   const ajv = createAjv({ source: true, esm: false });
   const { default: standaloneCode } = require("ajv/dist/standalone") as {
@@ -98,7 +98,7 @@ export function getValidator(): ValidateFunction {
   return validator;
 }
 
-/** Whether getValidator() uses the build's precompiled validator. */
+/** Whether getValidator() uses the precompiled validator. @public a test loads it from dist/. */
 export function usesPrecompiledValidator(): boolean {
   return getValidator() === loadPrecompiled()?.default;
 }
