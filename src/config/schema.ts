@@ -74,7 +74,7 @@ export function createAjv(code?: { source: true; esm: false }): Ajv2020Class {
   return ajv;
 }
 
-/** The validator as CommonJS source (ajv standalone code). @public scripts/build-schema-validator.mjs loads it from dist/. */
+/** The validator as CommonJS source (ajv standalone). @public scripts/build-schema-validator.mjs loads it. */
 export function standaloneValidatorSource(): string {
   const ajv = createAjv({ source: true, esm: false });
   const { default: standaloneCode } = require("ajv/dist/standalone") as {
