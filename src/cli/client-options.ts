@@ -1,6 +1,6 @@
-// The flags that shape how zoneform talks to the API (--api-url, --allow-insecure-http, --parallelism,
-// --rate-limit, --timeout), shared by every command that calls it, and the one place a command turns
-// them and the environment into a client.
+// The flags that shape how zoneform talks to the API (--api-url, --allow-insecure-http, --parallelism, --rate-limit,
+// --timeout), shared by every command that calls it, and the one place a command turns them and the environment into
+// a client.
 import type { Command } from "commander";
 import {
   createClient,
@@ -50,7 +50,7 @@ export interface ClientFlagValues extends BoundFlagValues {
   verbose?: boolean;
 }
 
-/** Adds the client flags; a bad value throws UsageError (exit 3) naming the flag. */
+/** Adds the client flags. */
 export function addClientOptions(cmd: Command): Command {
   return addBoundOptions(
     cmd
@@ -100,8 +100,8 @@ export function addClientOptions(cmd: Command): Command {
 }
 
 /**
- * The options of a command that reads zones through the API: --zone ID|NAME (one with `single`),
- * --verbose, with `progress` --quiet and --no-color, and the client's (--api-url, --parallelism, …).
+ * The options of a command that reads zones through the API: --zone ID|NAME (one with `single`), --verbose, with
+ * `progress` --quiet and --no-color, and the client's (--api-url, --parallelism, …).
  */
 export function addReadCommandOptions(
   cmd: Command,
@@ -124,11 +124,7 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO, withoutToken = fal
   return resolveCredentials(io.env, { apiUrl: opts.apiUrl }).baseUrl;
 }
 
-/**
- * Builds the run's client from the flags and `io.env`; with --verbose every call is logged to stderr.
- * With `progress`, the log goes through it (so a terminal's progress line stays whole), it is told of
- * every wait for the rate limit, and it reads the client's request count and budget.
- */
+/** Builds the run's client from the flags and `io.env`. */
 export function clientFromOptions(
   opts: ClientFlagValues,
   io: CliIO,
@@ -141,7 +137,7 @@ export function clientFromOptions(
     progress?.watch(fallback);
     return fallback;
   }
-  // One client per distinct token, each with its own rate limiter and budget; a call goes by its path.
+  // One client per distinct token, each with its own rate limiter and budget.
   const zones = new Map<string, CloudflareClient>();
   const accounts = new Map<string, CloudflareClient>();
   for (const { token, client } of tokens) {
@@ -154,20 +150,18 @@ export function clientFromOptions(
 }
 
 /**
- * The run's clients: the default credentials' (a client that refuses every call when they are unset and
- * unneeded), and one per token of `accounts:`.
+ * The run's clients: the default credentials' (a client that refuses every call when they are unset and unneeded),
+ * and one per token of `accounts:`.
  */
 export interface RunClients {
   fallback: CloudflareClient;
-  /** The default credentials could not be read (unset): what a call with them says. */
   missing?: CredentialsError;
   tokens: Array<{ token: AccountToken; client: CloudflareClient }>;
 }
 
 /**
- * The clients a configuration's calls need (`clientFromOptions` routes between them; `whoami` checks each):
- * the default credentials' (CLOUDFLARE_API_TOKEN, or the global key) and one per distinct token of
- * `accounts:`. With every zone and account on a token of its own, the default credentials may be unset.
+ * The clients a configuration's calls need (`clientFromOptions` routes between them; `whoami` checks each): the
+ * default credentials' (CLOUDFLARE_API_TOKEN, or the global key) and one per distinct token of `accounts:`.
  */
 export function clientsFromOptions(
   opts: ClientFlagValues,
@@ -228,8 +222,8 @@ export function clientsFromOptions(
 }
 
 /**
- * What every token's check knows of the estate: each account the configuration names (its entries of
- * `accounts:`, its zones' accounts), each zone's account, and the variable each account's entry names.
+ * What every token's check knows of the estate: each account the configuration names (its entries of `accounts:`,
+ * its zones' accounts), each zone's account, and the variable each account's entry names.
  */
 export function estateScope(
   desired: DesiredState,
@@ -247,10 +241,8 @@ export function estateScope(
   return { otherAccounts: [...new Set(ids)], zoneAccounts, accountVariables };
 }
 
-/** Characters a token may hold in a header. */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
-/** A client for no zone of the configuration: any call says which credentials are missing. */
 function withoutCredentials(err: CredentialsError): CloudflareClient {
   const refuse = (): never => {
     throw err;
@@ -266,7 +258,6 @@ function withoutCredentials(err: CredentialsError): CloudflareClient {
   };
 }
 
-/** One client of the run: its token (or key), with the flags' limits and its own rate limiter. */
 function oneClient(
   opts: ClientFlagValues,
   io: CliIO,
@@ -325,8 +316,8 @@ function oneClient(
     redactor,
     ...CLIENT_HINTS,
   });
-  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one):
-  // checked by the accounts it serves too, where an account-owned token is known.
+  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one): checked by
+  // the accounts it serves too, where an account-owned token is known.
   return withCredentialCheck(
     client,
     "token" in auth ? "token" : "key",
@@ -340,13 +331,11 @@ export function tokenScope(auth: Auth, scope: Omit<TokenScope, "accountOwned"> =
   return "token" in auth ? { ...scope, accountOwned: isAccountOwnedToken(auth.token) } : {};
 }
 
-/** Service Key authentication ended on this day (real-answers.md: api-deprecations.yaml). */
 const SERVICE_KEY_END = "2026-09-30";
 
 /**
  * The variables of the environment that hold a Cloudflare Service Key, by name: CLOUDFLARE_API_USER_SERVICE_KEY,
- * CF_API_USER_SERVICE_KEY, X-Auth-User-Service-Key (the header's name), any CLOUDFLARE_… or CF_… SERVICE_KEY. A
- * SERVICE_KEY of another product (SUPABASE_SERVICE_KEY) is not one.
+ * CF_API_USER_SERVICE_KEY, X-Auth-User-Service-Key (the header's name), any CLOUDFLARE_… or CF_… SERVICE_KEY.
  */
 export function serviceKeyVariables(env: Record<string, string | undefined>): string[] {
   return Object.keys(env)
@@ -356,9 +345,8 @@ export function serviceKeyVariables(env: Record<string, string | undefined>): st
 }
 
 /**
- * The one line a run says when the environment holds a Service Key: it is never sent (Cloudflare ended
- * Service Key authentication on 2026-09-30) and what to use instead. It fails nothing: a run with a
- * token goes on; one without still stops on the missing credentials, after this line.
+ * The one line a run says when the environment holds a Service Key: it is never sent (Cloudflare ended Service Key
+ * authentication on 2026-09-30) and what to use instead.
  */
 export function serviceKeyNotice(env: Record<string, string | undefined>): string | undefined {
   const names = serviceKeyVariables(env);
@@ -371,7 +359,6 @@ export function serviceKeyNotice(env: Record<string, string | undefined>): strin
   );
 }
 
-/** A list cap from its flag, else its environment variable, else the default: a whole number of at least 1. */
 function listCap(
   flag: number | string | undefined,
   env: string | undefined,
@@ -392,7 +379,6 @@ function listCap(
   return n;
 }
 
-/** `--retries N`: a whole number from 0 to 10. */
 function parseRetries(value: string): number {
   const n = Number(value.trim());
   if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES)
@@ -426,7 +412,7 @@ function checkRateLimit(r: RateLimit): RateLimit {
   return r;
 }
 
-/** `--timeout MS`: milliseconds, or a number with a unit (500ms, 30s, 2m); at least 100 ms. */
+/** `--timeout MS`: milliseconds, or a number with a unit (500ms, 30s, 2m). */
 export function parseTimeout(value: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
   const unit = m?.[2]?.toLowerCase() ?? "ms";

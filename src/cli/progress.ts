@@ -1,13 +1,4 @@
-// Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr. On a
-// terminal: one line redrawn in place (done/total, requests, rate-limit budget, ETA, and any wait for
-// the rate limit or a retry), erased before normal output. Off a terminal (CI logs, pipes): a
-// heartbeat line every few seconds with the same facts and the current wait, none when the command is
-// done before the first, and a line of its own for each wait for the rate limit longer than a second.
-// The ETA is the measured rate of the unit counted (zones read per second while planning, changes
-// made per second while applying), never of every request of the run, shown only once that rate is
-// measured (estimateEta), with the waits for the rate limit added rather than averaged in. No library fits
-// this (a heartbeat we time, our own Output and clock, no colours, no SIGINT handlers of its own); it
-// is small enough to keep here.
+// Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr.
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/index.js";
 import { UsageError } from "../errors.js";
@@ -25,13 +16,10 @@ export interface ProgressSource {
 export type WaitKind = "rate-limit" | "retry";
 
 export interface ProgressState {
-  /** The command: `plan`, `audit`, … */
   label: string;
   done: number;
   total?: number;
-  /** What `done` counts: `zones read`, `changes made`. */
   unit: string;
-  /** Items read per kind, in the order first seen: [["scripts", 1200], …]. */
   counts?: ReadonlyArray<readonly [string, number]>;
   requests?: number;
   budget?: RateBudget;
@@ -48,14 +36,13 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-/** `1200 requests per 300 s`. */
 function formatLimit(b: { requests: number; seconds: number }): string {
   return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
 }
 
 /**
- * `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`,
- * or for a retry: `waiting 2.0 s to retry (GET zones/…/page_shield answered HTTP 503)`.
+ * `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`, or for a retry:
+ * `waiting 2.0 s to retry (GET zones/…/page_shield answered HTTP 503)`.
  */
 export function formatWait(
   ms: number,
@@ -68,30 +55,24 @@ export function formatWait(
   return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
 }
 
-/** Units done before the rate is taken as known: the first ones pay for connections and token checks. */
 const ETA_MIN_DONE = 3;
-/** Time since the first unit was done before the rate is taken as known. */
 const ETA_MIN_ELAPSED_MS = 2000;
-/** The shortest time the rate is measured over. */
 const RATE_MIN_WINDOW_MS = 1000;
 
-/** `[time, count]` pairs, oldest first: units done, or requests sent, by then; or waits, `[since, until]`. */
+/** `[time, count]` pairs, oldest first: units done, or requests sent, by then. */
 export type Samples = ReadonlyArray<readonly [number, number]>;
 
-/** When the count first reached `n` (`before` if n <= 0 or it had by then). */
 function timeOf(s: Samples, n: number, before: number): number {
   if (n <= 0) return before;
   for (const [t, c] of s) if (c >= n) return Math.max(t, before);
   return before;
 }
 
-/** The count of the last sample whose time (as `clock` tells it) is not after `at`; 0 before the first. */
 function countAt(s: Samples, at: number, clock = (t: number) => t): number {
   for (let i = s.length - 1; i >= 0; i--) if (clock(s[i]![0]) <= at) return s[i]![1];
   return 0;
 }
 
-/** Time from `start` to `at` less the time of `waits` in it: the time requests could flow. */
 function flowTime(at: number, start: number, waits: Samples): number {
   let t = at - start;
   for (const [since, until] of waits) {
@@ -101,10 +82,6 @@ function flowTime(at: number, start: number, waits: Samples): number {
   return t;
 }
 
-/**
- * How long until `needed` more requests may all be sent: each past the budget left goes when an older one
- * leaves the sliding window (those in it oldest first, as `sent` dates them; then the budget left, sent now).
- */
 function windowWait(now: number, needed: number, b: RateBudget, sent: Samples): number {
   const extra = Math.ceil(needed) - b.remaining;
   if (extra <= 0 || sent.length === 0) return 0;
@@ -115,10 +92,6 @@ function windowWait(now: number, needed: number, b: RateBudget, sent: Samples): 
   return Math.max(0, oldest + (Math.floor((extra - 1) / b.requests) + 1) * windowMs - now);
 }
 
-/**
- * The phase's requests per unit: as of the end of its last wait for the rate limit, when none were in
- * flight (requests sent for units not yet done would count twice); else as of now.
- */
 function perUnit(p: EtaInput, requests: number, sent: Samples, done: number): number {
   const last = p.waits?.at(-1)?.[1] ?? p.now;
   const doneThen = countAt(p.marks, last - 1);
@@ -129,26 +102,19 @@ function perUnit(p: EtaInput, requests: number, sent: Samples, done: number): nu
 export interface EtaInput {
   now: number;
   startedAt: number;
-  /** Units done by each time the count rose. */
   marks: Samples;
   total?: number;
-  /** This phase's requests (not an earlier phase's). */
   requests?: number;
   budget?: RateBudget;
-  /** Requests the run had sent by each time, back to the phase's start: when the rate limit's window frees up. */
   sent?: Samples;
-  /** The phase's waits for the rate limit (every request held), the last one maybe under way. */
   waits?: Samples;
-  /** One call waits to be retried until then. */
   retryUntil?: number;
 }
 
 /**
- * Time left: the units left at the rate measured while requests flowed (waits for the rate limit left out),
- * over the later half of the units done and at least a second, from the first unit done on (a slow start and
- * the latency before it weigh nothing); plus the rest of a wait for the rate limit under way; at least until
- * the rate limit's window lets the last request needed go, and until a retry is due. None until ETA_MIN_DONE
- * units are done and ETA_MIN_ELAPSED_MS have gone since the first.
+ * Time left: the units left at the rate measured while requests flowed (waits for the rate limit left out), over the
+ * later half of the units done and at least a second, from the first unit done on (a slow start and the latency
+ * before it weigh nothing).
  */
 export function estimateEta(p: EtaInput): number | undefined {
   const done = p.marks.at(-1)?.[1] ?? 0;
@@ -187,50 +153,30 @@ export function formatProgress(s: ProgressState): string {
 }
 
 export interface Progress {
-  /** Starts a phase (`plan`, `zones read`, 300); the line or heartbeat shows from now on. */
   begin(label: string, unit: string, total?: number): void;
-  /** How many units are done (and, if it changed, of how many). */
   update(done: number, total?: number): void;
-  /** Counts `n` more items of a kind read (`scripts`). */
   count(kind: string, n?: number): void;
-  /**
-   * Every request waits `ms` for the rate limit, for `reason` (the client's onWait); or (kind retry) one call waits to
-   * be tried again.
-   */
   onWait(ms: number, reason: string, kind?: WaitKind): void;
-  /** Where requests and the budget come from. */
   watch(source: ProgressSource): void;
-  /** A line of its own on stderr (a --verbose log line) that does not break the progress line. */
   log(line: string): void;
-  /** Erases the line on a terminal, before writing to stdout; it is drawn again on the next tick. */
   clear(): void;
-  /** Ends the phase: the line is erased and nothing more is shown until the next begin. */
   end(): void;
-  /** Draws the line or writes a heartbeat if one is due (the timer calls this; tests too). */
   tick(): void;
 }
 
 export interface ProgressOptions {
   out: Output;
-  /** false: only log() writes (--quiet). */
   enabled?: boolean;
-  /** One line redrawn in place; else heartbeat lines. Default: out.isTTY. */
   tty?: boolean;
   now?: () => number;
-  /** Off a terminal: the shortest time between two heartbeat lines (default 5000). */
   heartbeatMs?: number;
-  /** On a terminal: how often the line is redrawn (default 250). */
   refreshMs?: number;
-  /** The terminal's width; the line is cut to fit it (default 80). */
   columns?: () => number | undefined;
-  /** Calls fn every ms until the returned function is called; default an unref'd setInterval. */
   every?: (ms: number, fn: () => void) => () => void;
 }
 
 const DEFAULT_HEARTBEAT_MS = 5000;
-/** Waits shorter than this get no line of their own off a terminal. */
 const SHORT_WAIT_MS = 1000;
-/** Waits for the rate limit from this long on are left out of the rate measured (a pace between requests is not). */
 const WAIT_FLOW_MS = 1000;
 const ERASE = "\r\u001b[K";
 
@@ -270,7 +216,7 @@ export function createProgress(opts: ProgressOptions): Progress {
   /** Off a terminal: the end of the last wait given a line. */
   let printedWaitUntil = 0;
 
-  /** Notes the requests sent by `at`; returns them. */
+  /** Notes the requests sent by `at`. */
   const sample = (at: number): number | undefined => {
     const requests = source?.stats().requests;
     if (requests === undefined) return undefined;
@@ -335,7 +281,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       out.write(`${waitingLine(state(at), at)}\n`);
     }
   };
-  /** The progress line; while waiting, the wait and why replace requests and budget (the line stays short). */
+  /** The progress line. */
   const waitingLine = (s: ProgressState, at: number): string =>
     wait && wait.until > at
       ? `${formatProgress({ ...s, requests: undefined, budget: undefined })}, ` +
@@ -382,8 +328,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       const last = phase?.waits.at(-1);
       if (phase && kind === "rate-limit" && last && last[1] > at) last[1] = Math.max(last[1], until);
       else if (phase && kind === "rate-limit" && ms >= WAIT_FLOW_MS) phase.waits.push([at, until]);
-      // A retry's wait shows in the line or the next heartbeat; a wait for the rate limit holds every request, and gets
-      // a line at once.
+      // A retry's wait shows in the line or the next heartbeat.
       if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
       printedWaitUntil = until;
       out.write(`${formatWait(ms, reason, limit())}\n`);
@@ -418,8 +363,8 @@ export function heartbeatFromEnv(env: Env): number {
 }
 
 /**
- * The command's progress on stderr: off with --quiet (log lines still written), heartbeat lines when
- * stderr is not a terminal or is a dumb one.
+ * The command's progress on stderr: off with --quiet (log lines still written), heartbeat lines when stderr is not a
+ * terminal or is a dumb one.
  */
 export function progressFor(io: CliIO, opts: { quiet?: boolean }): Progress {
   const tty = io.stderr.isTTY && io.env.TERM !== "dumb";

@@ -1,8 +1,6 @@
-// `zoneform audit`: the scripts, connections and cookies Page Shield found on a zone's pages, read page
-// by page, with malicious scripts and connections and insecure cookies as findings; with -c, each
-// zone's script inventory and its payment pages' headers (fetched apart from the API, --page-timeout
-// each, from public addresses only unless --allow-private-addresses). Exit 2 when there are findings
-// of the kind chosen by --fail-on, so that a cron job can alert.
+// `zoneform audit`: the scripts, connections and cookies Page Shield found on a zone's pages, read page by page,
+// with malicious scripts and connections and insecure cookies as findings.
+// Spec: docs/commands/audit.md.
 import type { Command } from "commander";
 import {
   MALICIOUS_SCORE_THRESHOLD,
@@ -66,7 +64,7 @@ interface AuditFlags extends ClientFlagValues {
   evidenceDir?: string;
 }
 
-/** `--page-timeout`: milliseconds, or with a unit (500ms, 10s, 1m); from 100 ms to 2 minutes. */
+/** `--page-timeout`: milliseconds, or with a unit (500ms, 10s, 1m). */
 export function parsePageTimeout(value: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
   const unit = m?.[2]?.toLowerCase() ?? "ms";
@@ -84,7 +82,6 @@ export const PAGE_TIMEOUT_HELP =
   "payment page headers: the whole fetch of one page (connection, same-origin redirects, headers) must " +
   `end within this; ms, or with a unit (10s); default ${DEFAULT_PAGE_TIMEOUT_MS / 1000}s`;
 
-/** The variable that lets the payment pages be fetched from addresses that are not public. */
 const ALLOW_PRIVATE_ADDRESSES_ENV = "ZONEFORM_ALLOW_PRIVATE_ADDRESSES";
 
 /** The help of --allow-private-addresses (audit and inventory --headers). */
@@ -93,7 +90,7 @@ export const ALLOW_PRIVATE_ADDRESSES_HELP =
   "link-local…) and plain http:// to a loopback host, for a test's own server or the emulator (env " +
   `${ALLOW_PRIVATE_ADDRESSES_ENV}=1)`;
 
-/** --allow-private-addresses, else ZONEFORM_ALLOW_PRIVATE_ADDRESSES: `1` or `true` allow; unset, `0`, `false` not. */
+/** --allow-private-addresses, else ZONEFORM_ALLOW_PRIVATE_ADDRESSES: `1` or `true` allow. */
 export function privateAddressesAllowed(flag: boolean | undefined, env: Env): boolean {
   if (flag === true) return true;
   const raw = env[ALLOW_PRIVATE_ADDRESSES_ENV]?.trim().toLowerCase();
@@ -197,8 +194,8 @@ export function register(program: Command, ctx: CommandContext): void {
   addReadCommandOptions(cmd, { progress: true });
   cmd.action(async (opts: AuditFlags) => {
     const { io } = ctx;
-    // -c (or ./zoneform.yaml when present): without --zone, every zone of the file is audited (one
-    // report), each with its account's token; the zones' script inventories are checked too.
+    // -c (or ./zoneform.yaml when present): without --zone, every zone of the file is audited (one report), each with
+    // its account's token.
     const configured = await loadInventories(opts.config, io);
     const inventoryZones = configured?.zones ?? [];
     if ((!opts.zone || opts.zone.length === 0) && configured && configured.all.length === 0) {
@@ -256,8 +253,8 @@ export function register(program: Command, ctx: CommandContext): void {
           ];
         }),
       );
-      // Each zone's account, as the file says it (its own account_id, else the file's): its Page Shield
-      // alerting is shown, read with the account's token.
+      // Each zone's account, as the file says it (its own account_id, else the file's): its Page Shield alerting is shown,
+      // read with the account's token.
       const accounts = new Map<string, string>();
       for (const z of configured?.all ?? []) {
         const account = z.account_id ?? configured?.desired.account_id;
@@ -314,7 +311,7 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** `--sarif-category`: only with --format sarif; printable, no spaces. */
+/** `--sarif-category`: only with --format sarif. */
 export function parseSarifCategory(value: string | undefined, format: string): string | undefined {
   if (value === undefined) return undefined;
   if (format !== "sarif") throw new UsageError("--sarif-category goes with --format sarif");
@@ -324,8 +321,8 @@ export function parseSarifCategory(value: string | undefined, format: string): s
 }
 
 /**
- * Where the report goes: stdout as it is written, or with --out a file written whole when the audit ends
- * (refused at once when it exists without --force), so an audit that stops leaves no half a report.
+ * Where the report goes: stdout as it is written, or with --out a file written whole when the audit ends (refused at
+ * once when it exists without --force), so an audit that stops leaves no half a report.
  */
 function reportOutput(
   opts: AuditFlags,
@@ -343,7 +340,6 @@ function reportOutput(
   };
 }
 
-/** The SARIF context of an audit: positions in the configuration, zone names. */
 function sarifOptions(
   configured: LoadedInventories | undefined,
   names: ReadonlyMap<string, string>,
@@ -357,7 +353,6 @@ function sarifOptions(
   };
 }
 
-/** The zones' names: the name given to --zone, else the file's. */
 function zoneNamesOf(
   configured: LoadedInventories | undefined,
   refs: readonly ZoneRef[],

@@ -1,5 +1,6 @@
-// `zoneform certificates --zone ID`: which custom hostnames use which certificate authority, flagging
-// those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
+// `zoneform certificates --zone ID`: which custom hostnames use which certificate authority, flagging those still on
+// the CA whose cross-signed chain was retired.
+// Spec: docs/commands/certificates.md.
 import type { Command } from "commander";
 import { safeJson } from "../../safe-text.js";
 import { fitFor } from "../width.js";
@@ -14,7 +15,6 @@ interface CertificatesOptions extends ClientFlagValues {
   format?: string;
 }
 
-/** Custom hostname lists are paged at most 50 a page. */
 const PAGE_SIZE = 50;
 /** Version of the `--format json` document. */
 export const CERTIFICATES_FORMAT_VERSION = 1;

@@ -1,10 +1,6 @@
-// `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts
-// and connections Page Shield found, printed as a directive and as a policy ready to paste under
-// `page_shield.policies`. Malicious hosts are left out and listed, and so is every URL or page host the
-// CSP grammar does not allow or that comes from a look-alike host (src/csp/suggest.ts), with a Warning
-// line on stderr. Hosts, URLs and reasons come from the API: the text shows them printable (control and
-// bidirectional characters escaped), and the YAML block writes every `${` as `$${` (export's
-// escapeTemplates) so that the file reads it back as text.
+// `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts and
+// connections Page Shield found, printed as a directive and as a policy ready to paste under `page_shield.policies`.
+// Spec: docs/commands/csp.md.
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/index.js";
 import { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "../../csp/index.js";
@@ -146,8 +142,7 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
       `reports are clean):`,
     "",
   );
-  // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks;
-  // shown as text, those are escaped too (its own newlines kept).
+  // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks.
   return `${lines.join("\n")}\n${printable(block, { keepNewlines: true })}`;
 }
 
@@ -223,7 +218,6 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** `csp suggest --from-inventory`: the allow policy of the zone's pages in scope, from the file alone. */
 async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" | "log"): Promise<void> {
   if (!["text", "yaml"].includes(opts.format))
     throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);

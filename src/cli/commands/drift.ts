@@ -1,7 +1,5 @@
-// `zoneform drift`: a plan for cron. Text: each drifted zone with the fields that differ (the same
-// word diff as `plan`), then one line per zone and a total; JSON: the plan format; Markdown: the plan
-// comment. Exit 2 when a zone differs from the file (with or without --detailed-exitcode, which is
-// accepted so that drift and plan take the same flags).
+// `zoneform drift`: a plan for cron.
+// Spec: docs/commands/drift.md.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
 import { EXIT } from "../../errors.js";
@@ -34,7 +32,6 @@ interface DriftOptions extends PlanningOptions {
   detailedExitcode?: boolean;
 }
 
-/** Only the zones that drifted (or could not be read): what a drift report is about. */
 function drifted(plan: Plan): Plan {
   const zones = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
   return { ...plan, zones, summary: summariseZones(zones) };

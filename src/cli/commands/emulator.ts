@@ -1,8 +1,5 @@
-// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT, SIGTERM or SIGHUP. The base
-// URL is the first line of stdout (scripts read it; a reader that then goes away does not stop it) and,
-// with `--url-file FILE`, the content of FILE once listening; `--state FILE` loads the state from FILE
-// when it exists and writes it back however it stops, so a demo or a CI dry run keeps its zones.
-// `--now` (or ZONEFORM_NOW) sets its clock: the date its seed is counted back from.
+// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT, SIGTERM or SIGHUP.
+// Spec: docs/commands/emulator.md.
 import { existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -104,7 +101,6 @@ export function register(program: Command, ctx: CommandContext): void {
     });
 }
 
-/** Starts the emulator; a busy port or an address not of this machine is the user's to fix, not a bug. */
 async function listen(opts: {
   port: number;
   host: string;
@@ -134,7 +130,6 @@ async function listen(opts: {
   }
 }
 
-/** The instant --now (else ZONEFORM_NOW) names, or undefined for the system clock. */
 function parseNow(flag: string | undefined, env: string | undefined): number | undefined {
   const [label, text] = flag !== undefined ? ["--now", flag] : [NOW_ENV, env === "" ? undefined : env];
   if (text === undefined) return undefined;

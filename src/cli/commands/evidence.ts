@@ -1,6 +1,6 @@
-// `zoneform evidence DIR`: the period `audit --evidence-dir DIR` kept, rendered for an assessor (PCI DSS
-// 11.6.1 asks for the checks at least weekly, with each change found and how it was handled). Reads DIR
-// only; exit 2 when the record does not hold (a gap of more than 7 days, a record changed or unreadable).
+// `zoneform evidence DIR`: the period `audit --evidence-dir DIR` kept, rendered for an assessor (PCI DSS 11.6.1 asks
+// for the checks at least weekly, with each change found and how it was handled).
+// Spec: docs/commands/evidence.md.
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import {
@@ -70,7 +70,6 @@ export function register(program: Command, ctx: CommandContext): void {
     });
 }
 
-/** `--since` / `--until`: a date (its day's start; for `--until`, its end) or an instant, as ISO 8601. */
 function instant(flag: string, value: string, endOfDay = false): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const t = Date.parse(day ? `${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z` : value);

@@ -1,6 +1,5 @@
-// `zoneform export`: the live zone as a zoneform file that plans with no changes. Secrets become
-// ${env:…} references and stderr says which variables to set. The file is checked with the same
-// loader plan uses before it is written; a problem there is reported and fails the command.
+// `zoneform export`: the live zone as a zoneform file that plans with no changes.
+// Spec: docs/commands/export.md.
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkConfigSources } from "../../config/index.js";
@@ -28,7 +27,6 @@ interface ExportFlags extends ClientFlagValues {
   defaults?: boolean;
 }
 
-/** `--account ID` (repeatable): account ids, each once, in the order given. */
 function parseAccounts(values: string[] | undefined): string[] {
   const ids = [...new Set((values ?? []).map((v) => v.trim().toLowerCase()))];
   const bad = ids.filter((id) => !/^[0-9a-f]{32}$/.test(id));
@@ -118,7 +116,7 @@ export function register(program: Command, ctx: CommandContext): void {
     }
     const { text, notes } = result;
 
-    // The file must load as plan will load it; placeholders stand in for the secrets.
+    // The file must load as plan will load it.
     const placeholders = Object.fromEntries(notes.env.map((e) => [e.name, "placeholder"]));
     const check = checkConfigSources([{ file: opts.out ?? "<export>", text }], { ...io.env, ...placeholders });
 

@@ -1,13 +1,6 @@
-// `zoneform inventory`: drafts the authorized-script inventory of a zone's payment pages (PCI DSS v4.0
-// 6.4.3) from what Page Shield saw there: one list call with the `page_url` filter, no script detail.
-// Writes a `script_inventory:` block for review (each justification a marked TODO, hashes pinned with
-// --pin-hashes) to stdout or --out; with --merge FILE adds to FILE only the scripts no entry covers yet
-// (and new page patterns), keeping its justifications and comments. --headers URL also fetches each
-// payment page (apart from the API, as audit does) and pins the security headers it sends now; with
-// --merge, only the URLs and pins FILE lacks are added, and a pin FILE has keeps its value (only pages
-// on public addresses are fetched, unless --allow-private-addresses). What the zone takes from FILE's
-// `defaults:` counts as its own, and is added to there (a list other zones take from there too only
-// with --into-defaults).
+// `zoneform inventory`: drafts the authorized-script inventory of a zone's payment pages (PCI DSS v4.0 6.4.3) from
+// what Page Shield saw there: one list call with the `page_url` filter, no script detail.
+// Spec: docs/commands/inventory.md.
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import {
@@ -65,7 +58,6 @@ interface InventoryFlags extends ClientFlagValues {
   allowPrivateAddresses?: boolean;
 }
 
-/** A repeatable flag taken whole: a URL may hold a comma. */
 function collectEach(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -172,7 +164,7 @@ export function register(program: Command, ctx: CommandContext): void {
         "--scripts adds the scripts to a --headers draft: without --headers they are drafted anyway",
       );
     const recentDays = opts.recent === undefined ? DEFAULT_RECENT_DAYS : parseRecent(opts.recent);
-    // --headers drafts headers; it touches no script entry unless asked (--scripts).
+    // --headers drafts headers.
     const withScripts = headerUrls.length === 0 || opts.scripts === true;
     const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
     const clock = cliClock(io.env);
@@ -286,7 +278,6 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** `--recent DAYS`: a whole number of days, 1 to 3650. */
 function parseRecent(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 3650)
@@ -294,10 +285,6 @@ function parseRecent(value: string): number {
   return n;
 }
 
-/**
- * Each --headers page's headers, fetched as `audit` fetches them (its own connections, no token); a page
- * that cannot be fetched stops the command (exit 1): pins drafted from part of the pages would mislead.
- */
 async function fetchPages(
   urls: readonly string[],
   timeoutMs: number | undefined,
@@ -349,7 +336,6 @@ function headerMergeReport(m: HeaderMerge, file: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** One `Warning:` line per seen script left out of the draft or merge (its URL looks like a trusted one). */
 function leftOutWarning(leftOut: readonly LeftOutScript[]): string {
   return leftOut
     .map(

@@ -1,8 +1,7 @@
-// `zoneform logpush challenge`: asks Cloudflare to write an ownership token into a storage destination
-// (S3, Google Cloud Storage, Azure Blob Storage) and says where it was written, so the user can put it
-// in an environment variable and reference it as the job's ownership_challenge. The destination may
-// hold `${env:NAME}` references (e.g. an Azure SAS token); they are read from the environment and
-// never printed.
+// `zoneform logpush challenge`: asks Cloudflare to write an ownership token into a storage destination (S3, Google
+// Cloud Storage, Azure Blob Storage) and says where it was written, so the user can put it in an environment
+// variable and reference it as the job's ownership_challenge.
+// Spec: docs/commands/logpush.md.
 import type { Command } from "commander";
 import { executeOne } from "../../engine/index.js";
 import { EnvSecrets, interpolateEnv } from "../../secrets/index.js";
@@ -98,7 +97,6 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** Fills `${env:NAME}` references; every value taken from the environment is kept out of the output. */
 function resolveDestination(raw: string, env: Env): { destination: string; redactor: Redactor } {
   const result = interpolateEnv(raw, env);
   const problems = result.findings.filter((f) => f.severity !== "warning");

@@ -1,4 +1,5 @@
 // `zoneform plan`: read the live zones and print the ordered calls that would make them match.
+// Spec: docs/commands/plan.md.
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { EXIT } from "../../errors.js";
@@ -67,8 +68,7 @@ export function register(program: Command, ctx: CommandContext): void {
       // The values bound in the digest and the file, derived at once rather than one by one.
       await preparePlanFile(plan, desired);
       io.stdout.write(renderPlan(plan, desired, format, io, opts));
-      // JSON carries its digest inside; people get it as a last line, to compare with what apply prints.
-      // A plan that failed has none: there is nothing to review or apply.
+      // JSON carries its digest inside.
       if (format !== "json" && planSucceeded(plan)) io.stdout.write(digestLine(digestOf(plan, desired), format));
       // Before the plan is saved: a plan Cloudflare refuses is not one to apply.
       if (opts.verify && planSucceeded(plan)) {

@@ -1,9 +1,7 @@
-// `zoneform show PLAN.json`: renders a saved plan as `plan` showed it (text, Markdown or its JSON),
-// with its digest, without reading the live zones: what a reviewer reads in a pull request, or what
-// an apply job prints before applying the reviewed plan. Everything it shows is covered by the digest
-// or counted from what is (the counts); a plan that no longer hashes to its digest, or that shows what
-// its operations do not do (plan/consistency.ts), is refused before anything is shown. Secrets stay
-// `(sensitive)`: the file holds only `${env:NAME}` references, shown as such values were shown.
+// `zoneform show PLAN.json`: renders a saved plan as `plan` showed it (text, Markdown or its JSON), with its digest,
+// without reading the live zones: what a reviewer reads in a pull request, or what an apply job prints before
+// applying the reviewed plan.
+// Spec: docs/commands/show.md.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
 import type { Plan } from "../../model/index.js";

@@ -1,5 +1,5 @@
-// `zoneform validate`: schema and semantic checks of the configuration, no network. Exit 0 when valid;
-// an invalid file throws the ConfigError that the one catch prints (exit 3).
+// `zoneform validate`: schema and semantic checks of the configuration, no network.
+// Spec: docs/commands/validate.md.
 import type { Command } from "commander";
 import pc from "picocolors";
 import { DEFAULT_MAX_DELETES, loadConfig } from "../../config/index.js";
@@ -47,7 +47,7 @@ export function register(program: Command, ctx: CommandContext): void {
       cwd: io.cwd,
       missingEnv: opts.requireEnv ? "error" : "warning",
     });
-    // Every zone is checked; --zone picks the ones shown.
+    // Every zone is checked.
     const shown = zonesNamed(desired, opts.zone);
     for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
     const summary = opts.showMerged ? io.stderr : io.stdout;
@@ -65,10 +65,9 @@ export function register(program: Command, ctx: CommandContext): void {
 }
 
 /**
- * The configuration written out in full: one document with each zone as its file declares it once its
- * defaults are merged in (`${env:…}` references and `$${` escapes as written, never a value), which
- * loads as the configuration does. account_id is the one the configuration uses (a file's, else
- * CLOUDFLARE_ACCOUNT_ID); safety only when it is not the default.
+ * The configuration written out in full: one document with each zone as its file declares it once its defaults are
+ * merged in (`${env:…}` references and `$${` escapes as written, never a value), which loads as the configuration
+ * does.
  */
 export function mergedDocument(desired: DesiredState): string {
   const zones = desired.zones.map((zone) => {

@@ -1,6 +1,6 @@
-// `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the
-// previous WAF managed rules to the new ones. `start` checks eligibility (and, for validation mode,
-// the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
+// `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the previous WAF
+// managed rules to the new ones.
+// Spec: docs/commands/waf-migration.md.
 import { NO_SECRETS } from "../../secrets/index.js";
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
@@ -56,12 +56,10 @@ const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `
 /** Lines told from the API's answers, one printable line each (control characters escaped), and a final newline. */
 const printLines = (lines: readonly string[]): string => `${lines.map((l) => printable(l)).join("\n")}\n`;
 
-/** The one zone (id or name) of `waf-migration <sub>`. */
 function zoneRefOf(opts: MigrationOptions, sub: string): ZoneRef {
   return parseZoneRefs(opts.zone, `waf-migration ${sub}`, { single: "the migration is per zone" })[0]!;
 }
 
-/** Runs `fn` with a client and the zone's id (a name looked up first). */
 async function withClient<T>(
   opts: MigrationOptions,
   io: CliIO,
@@ -80,10 +78,6 @@ function readStatus(client: CloudflareClient, zoneId: string): Promise<Migration
   return client.request<MigrationStatus>("GET", migrationPath(zoneId, "status"));
 }
 
-/**
- * The check answer. A migrated zone's check is refused by the API (400); the status then tells that
- * it is done, which is reported as the state `done` rather than as an error.
- */
 async function readCheck(client: CloudflareClient, zoneId: string): Promise<MigrationCheck> {
   try {
     return await client.request<MigrationCheck>("GET", migrationPath(zoneId, "check"), { query: { phase_two: 1 } });
@@ -96,7 +90,6 @@ async function readCheck(client: CloudflareClient, zoneId: string): Promise<Migr
   }
 }
 
-/** A fresh read context (nothing memoised) for the reads the waf section's code makes. */
 function readContext(client: CloudflareClient, io: CliIO): ReadContext {
   const account = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
   const desired: DesiredState = {
@@ -110,7 +103,6 @@ function readContext(client: CloudflareClient, io: CliIO): ReadContext {
   return createReadContext(client, desired);
 }
 
-/** The OWASP ruleset's last rule and defaults, as the waf_managed_rules kind reads them; null if unreadable. */
 async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): Promise<OwaspRuleset | null> {
   const ctx = readContext(client, io);
   try {
@@ -140,7 +132,6 @@ async function readProposal(
   return { config, mapped };
 }
 
-/** The `$schema` reference from the folder the proposal is written to (the working folder for stdout). */
 function schemaRefFor(outFile: string | undefined, cwd: string): string | undefined {
   return schemaRefFrom(outFile ? dirname(resolve(cwd, outFile)) : cwd);
 }
@@ -238,8 +229,8 @@ async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<v
 }
 
 /**
- * The entry point read again right before the switch: a rule changed (or added, or removed) since the
- * confirmation showed the list would be overwritten by the PUT, so the run stops without writing.
+ * The entry point read again right before the switch: a rule changed (or added, or removed) since the confirmation
+ * showed the list would be overwritten by the PUT, so the run stops without writing.
  */
 async function refuseChanged(
   client: CloudflareClient,

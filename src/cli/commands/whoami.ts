@@ -1,10 +1,7 @@
-// `zoneform whoami`: who the credentials are (the token check `GET user/tokens/verify`, or `GET user`
-// for a global API key) and, for a configuration (-c, else ./zoneform.yaml when there is one), which
-// token permissions its sections need and, when the API shows the token's policies, which it lacks.
-// A configuration whose `accounts:` give tokens of their own has each token checked the same way, for
-// the part of the file it serves (its accounts and their zones), named by its variable, never its value.
-// An account-owned token is checked by its account (credential-check.ts says in which order), and its
-// policies read there. Exit 0 when every credential works, 1 when one does not or cannot be checked.
+// `zoneform whoami`: who the credentials are (the token check `GET user/tokens/verify`, or `GET user` for a global
+// API key) and, for a configuration (-c, else ./zoneform.yaml when there is one), which token permissions its
+// sections need and, when the API shows the token's policies, which it lacks.
+// Spec: docs/commands/whoami.md.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
@@ -116,7 +113,6 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** One credential's check, the permissions its part of the file needs, and what its policies say. */
 async function reportOf(
   client: CloudflareClient,
   kind: "token" | "key",
@@ -133,7 +129,6 @@ async function reportOf(
   return { baseUrl, check, desired, needs, policies, variable, ...(token ? { token } : {}) };
 }
 
-/** The part of the file a token of `accounts:` serves: its accounts and their zones. */
 function partOf(desired: DesiredState, token: AccountToken): DesiredState {
   return {
     ...desired,
@@ -142,7 +137,6 @@ function partOf(desired: DesiredState, token: AccountToken): DesiredState {
   };
 }
 
-/** The part of the file the default credentials serve: what no token of `accounts:` does. */
 function defaultPart(desired: DesiredState, tokens: RunClients["tokens"]): DesiredState {
   const zones = new Set(tokens.flatMap((t) => t.token.zones));
   const accounts = new Set(tokens.flatMap((t) => t.token.accounts));
@@ -190,17 +184,10 @@ interface Report {
   desired: DesiredState | undefined;
   needs: PermissionNeed[];
   policies: Policies;
-  /** The variable the credential is read from. */
   variable: string;
-  /** A token of `accounts:`, with what it serves. */
   token?: AccountToken;
 }
 
-/**
- * The JSON document: the default credentials' report at the top level (as before `accounts:`), each
- * token of `accounts:` under `account_tokens` with its variable, accounts and zones. `default_unset`: no
- * default credentials, and nothing needs them.
- */
 function jsonDocument(reports: Report[], defaultUnset: boolean): unknown {
   const [first, ...rest] = reports;
   const main = defaultUnset
