@@ -13,7 +13,8 @@ import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from 
 import type { CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import { collectList, parseScoreThreshold } from "./audit.js";
+import { collectList } from "../option-table.js";
+import { parseScoreThreshold } from "./audit.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import type { CliIO } from "../io.js";

@@ -14,7 +14,7 @@ import { VERSION, type CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { schemaRefFrom } from "../schema-ref.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
-import { collectList } from "./audit.js";
+import { collectList } from "../option-table.js";
 
 interface ExportFlags extends ClientFlagValues {
   zone?: string[];
