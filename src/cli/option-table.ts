@@ -6,8 +6,8 @@ import { UsageError } from "../errors.js";
 export interface OptionRow {
   flags: string;
   description: string;
-  parse?: (value: string, previous: string[] | undefined) => string[];
-  default?: string;
+  parse?: (value: string, previous: string[] | undefined) => unknown;
+  default?: string | number;
 }
 
 export interface CommandTable {
@@ -18,14 +18,17 @@ export interface CommandTable {
 
 /** The command `table` declares, with its options in the table's order (the order --help shows). */
 export function commandFromTable(program: Command, table: CommandTable): Command {
-  const cmd = program.command(table.name).description(table.description);
-  for (const row of table.options) {
+  return addOptionRows(program.command(table.name).description(table.description), table.options);
+}
+
+export function addOptionRows(cmd: Command, rows: CommandTable["options"]): Command {
+  for (const row of rows) {
     if (row instanceof Option) {
       cmd.addOption(row);
       continue;
     }
     const option = new Option(row.flags, row.description);
-    if (row.parse) option.argParser(row.parse);
+    if (row.parse) option.argParser(row.parse as (value: string, previous: unknown) => unknown);
     if (row.default !== undefined) option.default(row.default);
     cmd.addOption(option);
   }
@@ -42,6 +45,13 @@ export function wholeNumber(value: string | undefined, min: number, max: number)
   const n = Number(value);
   if (!/^\d+$/.test(String(value ?? "").trim()) || !Number.isSafeInteger(n) || n < min || n > max) return undefined;
   return n;
+}
+
+/** A time in milliseconds, or with a unit (500ms, 30s, 2m), else NaN. */
+export function milliseconds(value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase() ?? "ms";
+  return m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
 }
 
 /** Repeatable flag that also takes comma lists: `--host a --host b,c` → [a, b, c]. */

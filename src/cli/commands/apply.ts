@@ -18,7 +18,8 @@ import type { DesiredState } from "../../sections/index.js";
 import type { Plan } from "../../model/index.js";
 import { digestLine, displayRedactor, summariseZones, totalChanges } from "../../plan/index.js";
 import { printable } from "../../safe-text.js";
-import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
+import { apiUrlFrom, clientFromOptions } from "../client-options.js";
 import { hideVariables, type CliIO } from "../io.js";
 import { tokenVariables } from "../account-tokens.js";
 import {

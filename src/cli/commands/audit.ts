@@ -29,7 +29,7 @@ import type { ZoneRef } from "../zone-ref.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption, outOption } from "../options.js";
 import type { CliIO } from "../io.js";
-import { type CommandTable, collectList, commandFromTable, wholeNumber } from "../option-table.js";
+import { type CommandTable, collectList, commandFromTable, milliseconds, wholeNumber } from "../option-table.js";
 import { openEvidenceDir, recordRun } from "../evidence-store.js";
 import { configProvenance } from "../provenance.js";
 import { refuseExisting, writeFileSafely } from "../../write-file.js";
@@ -68,9 +68,7 @@ interface AuditFlags extends ClientFlagValues {
 
 /** `--page-timeout`: milliseconds, or with a unit (500ms, 10s, 1m). */
 export function parsePageTimeout(value: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
-  const unit = m?.[2]?.toLowerCase() ?? "ms";
-  const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
+  const ms = milliseconds(value);
   if (!(ms >= 100) || ms > MAX_PAGE_TIMEOUT_MS)
     throw new UsageError(
       `--page-timeout must be a time from 100ms to 2m (plain numbers are milliseconds: 10000, or 10s), got ` +

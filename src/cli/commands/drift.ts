@@ -12,7 +12,7 @@ import {
   summariseZones,
   totalChanges,
 } from "../../plan/index.js";
-import { addClientOptions } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { assertNoZoneErrors } from "../../engine/index.js";
 import {

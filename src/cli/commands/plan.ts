@@ -14,7 +14,7 @@ import {
 import { refuseExisting } from "../../write-file.js";
 import { printable } from "../../safe-text.js";
 import { preparePlanFile, summariseZones, totalChanges, digestLine } from "../../plan/index.js";
-import { addClientOptions } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
 import { addCommonOptions, addConfigOption, outOption } from "../options.js";
 import {
   addMaxBytesOption,

@@ -23,7 +23,6 @@ import { printable } from "../../safe-text.js";
 import { permissionsNeeded, type DesiredState } from "../../sections/index.js";
 import { defaultAccounts, type AccountToken } from "../account-tokens.js";
 import {
-  addClientOptions,
   apiUrlFrom,
   clientsFromOptions,
   type ClientFlagValues,
@@ -31,6 +30,7 @@ import {
   estateScope,
   tokenScope,
 } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
 import { cliClock } from "../now.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
