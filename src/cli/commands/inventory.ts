@@ -9,21 +9,16 @@ import {
   PageFetcher,
   type PageFailure,
   listInScopeScripts,
-  draftInventory,
   existingPages,
-  mergeInventory,
-  withoutLookalikes,
-  type HeaderMerge,
-  type LeftOutScript,
   type PageHeadersSeen,
 } from "../../inventory/index.js";
 import { isInsecurePageUrl, pagePatternProblem, pageUrlProblem } from "../../sections/index.js";
-import { applyDefaults, MAX_CONFIG_FILE_BYTES, displayPath } from "../../config/index.js";
+import { applyDefaults, MAX_CONFIG_FILE_BYTES } from "../../config/index.js";
 import { RuntimeError, UsageError } from "../../errors.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../../read-file.js";
 import { printable } from "../../safe-text.js";
-import { refuseExisting, writeFileSafely } from "../../write-file.js";
-import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from "../client-options.js";
+import { refuseExisting } from "../../write-file.js";
+import { addReadCommandOptions, clientFromOptions } from "../client-options.js";
 import { outOption } from "../options.js";
 import type { CliIO } from "../io.js";
 import {
@@ -45,26 +40,9 @@ import {
   parseSarifCategory,
   privateAddressesAllowed,
 } from "./audit.js";
-import { DEFAULT_INVENTORY_CATEGORY, inventorySarif, sarifText } from "../../sarif/index.js";
+import { DEFAULT_INVENTORY_CATEGORY } from "../../sarif/index.js";
 import { VERSION } from "../command.js";
-
-interface InventoryFlags extends ClientFlagValues {
-  zone?: string[];
-  quiet?: boolean;
-  pages?: string[];
-  out?: string;
-  merge?: string;
-  pinHashes?: boolean;
-  force?: boolean;
-  intoDefaults?: boolean;
-  format: string;
-  sarifCategory?: string;
-  headers?: string[];
-  scripts?: boolean;
-  recent?: string;
-  pageTimeout?: string;
-  allowPrivateAddresses?: boolean;
-}
+import { type InventoryFlags, type SeenOnPages, writeDraft, writeMerge, writeSarif } from "./inventory-output.js";
 
 const FORMATS = ["yaml", "sarif"];
 
@@ -142,8 +120,6 @@ export function register(program: Command, ctx: CommandContext): void {
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action((opts: InventoryFlags) => runInventory(opts, ctx));
 }
-
-type InventoryInputs = Awaited<ReturnType<typeof inventoryInputs>>;
 
 /** The flags checked, in the order their errors are reported, before any request. */
 async function inventoryInputs(opts: InventoryFlags, io: CliIO) {
@@ -250,102 +226,6 @@ async function runInventory(opts: InventoryFlags, ctx: CommandContext): Promise<
   }
 }
 
-interface SeenOnPages {
-  zone: { id: string; name?: string };
-  pages: string[];
-  listed: Parameters<typeof inventorySarif>[0]["scripts"];
-  scripts: Parameters<typeof draftInventory>[0];
-  now: Date;
-  headers?: PageHeadersSeen;
-}
-
-async function writeSarif(opts: InventoryFlags, io: CliIO, input: InventoryInputs, seen: SeenOnPages): Promise<void> {
-  const { outPath, mergeText, sarifCategory } = input;
-  const merge =
-    opts.merge === undefined || mergeText === undefined
-      ? undefined
-      : { file: displayPath(resolve(io.cwd, opts.merge), io.cwd), text: mergeText, label: `--merge ${opts.merge}` };
-  const { log } = inventorySarif({
-    zone: seen.zone,
-    pages: seen.pages,
-    scripts: seen.listed,
-    now: seen.now,
-    version: VERSION,
-    ...(merge ? { merge } : {}),
-    ...(sarifCategory ? { category: sarifCategory } : {}),
-  });
-  const text = sarifText(log);
-  if (outPath)
-    await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text) : text, {
-      force: opts.force,
-      label: `--out ${opts.out}`,
-    });
-  else io.stdout.write(text);
-}
-
-async function writeMerge(
-  opts: InventoryFlags,
-  io: CliIO,
-  input: InventoryInputs,
-  seen: SeenOnPages,
-  mergeText: string,
-): Promise<void> {
-  const { outPath } = input;
-  const { scripts, headers } = seen;
-  const label = `--merge ${opts.merge}`;
-  const merged = mergeInventory(mergeText, label, scripts, {
-    pages: seen.pages,
-    pinHashes: opts.pinHashes,
-    recentDays: input.recentDays,
-    zone: seen.zone,
-    now: seen.now,
-    ...(headers ? { headers } : {}),
-    defaults: applyDefaults,
-    intoDefaults: opts.intoDefaults === true,
-  });
-  const target = outPath ?? resolve(io.cwd, opts.merge!);
-  const headersAdded = (merged.headers?.urlsAdded.length ?? 0) + (merged.headers?.pinsAdded.length ?? 0);
-  // Nothing new (or only look-alikes, left out): FILE is not rewritten.
-  if (outPath !== undefined || merged.added.length > 0 || merged.pagesAdded.length > 0 || headersAdded > 0)
-    await writeFileSafely(target, merged.text, {
-      force: outPath === undefined || opts.force,
-      label: outPath ? `--out ${opts.out}` : label,
-    });
-  io.stderr.write(leftOutWarning(merged.leftOut));
-  const added = merged.added.map((a) => `  + ${printable(a.url)}\n`).join("");
-  if (input.withScripts)
-    io.stderr.write(
-      `inventory: ${merged.added.length} new ` +
-        `script${merged.added.length === 1 ? "" : "s"}${
-          merged.pagesAdded.length ? ` and ${merged.pagesAdded.length} page pattern(s)` : ""
-        } added to ${printable(merged.where)} of ${printable(opts.out ?? opts.merge!)} ` +
-        `(${scripts.length} seen on the pages in scope); review each TODO justification\n${added}`,
-    );
-  if (merged.headers) io.stderr.write(headerMergeReport(merged.headers, opts.out ?? opts.merge!));
-}
-
-async function writeDraft(opts: InventoryFlags, io: CliIO, input: InventoryInputs, seen: SeenOnPages): Promise<void> {
-  const { scripts, pages, zone, headers } = seen;
-  const text = draftInventory(scripts, {
-    pages,
-    pinHashes: opts.pinHashes,
-    recentDays: input.recentDays,
-    zone: zone.name ?? zone.id,
-    now: seen.now,
-    ...(headers ? { headers } : {}),
-  });
-  io.stderr.write(leftOutWarning(withoutLookalikes(scripts, { pages, authorized: [] }).leftOut));
-  if (input.outPath) {
-    await writeFileSafely(input.outPath, text, { force: opts.force, label: `--out ${opts.out}` });
-    io.stderr.write(
-      `inventory: ${scripts.length} script(s) seen on the pages in scope written to ` +
-        `${printable(opts.out!)}; review each TODO justification\n`,
-    );
-  } else {
-    io.stdout.write(text);
-  }
-}
-
 function parseRecent(value: string): number {
   const days = wholeNumber(value, 1, 3650);
   if (days === undefined)
@@ -375,43 +255,6 @@ async function fetchPages(
   } finally {
     await fetcher.close();
   }
-}
-
-function cutValue(v: string): string {
-  return printable(JSON.stringify(v.length > 200 ? `${v.slice(0, 199)}…` : v));
-}
-
-/** What a --headers merge added to `headers`, and each pin FILE keeps although the pages send otherwise. */
-function headerMergeReport(m: HeaderMerge, file: string): string {
-  const lines = [
-    `inventory: ${m.urlsAdded.length} page URL(s) and ${m.pinsAdded.length} pinned header(s) added to headers of ` +
-      `${printable(file)}`,
-    ...m.urlsAdded.map((u) => `  + ${printable(u)}`),
-    ...m.pinsAdded.map(([name, value]) => `  + ${printable(name)}: ${cutValue(value)}`),
-    ...m.differing.map(
-      (d) =>
-        `  kept ${printable(d.header)}: pinned ${cutValue(d.pinned)}; the pages send ${cutValue(d.sent)} ` +
-        "(review: pin the new value by hand if it is authorized)",
-    ),
-    ...m.notSent.map((name) => `  kept ${printable(name)}: pinned, but none of the pages sends it now`),
-    ...m.uneven.map(
-      (u) =>
-        `  not pinned ${printable(u.header)}: the pages differ (${u.values
-          .map((v) => `${printable(v.url)} ${v.value === undefined ? "sends none" : `sends ${cutValue(v.value)}`}`)
-          .join("; ")})`,
-    ),
-  ];
-  return `${lines.join("\n")}\n`;
-}
-
-function leftOutWarning(leftOut: readonly LeftOutScript[]): string {
-  return leftOut
-    .map(
-      (l) =>
-        `Warning: left out ${printable(l.url)}: ${printable(l.reasons.join("; "))}; never authorize it, remove ` +
-        "it from the page\n",
-    )
-    .join("");
 }
 
 /** The --merge file: a regular file of at most the size of a configuration file (a FIFO is refused, never opened). */
