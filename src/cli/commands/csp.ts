@@ -182,41 +182,43 @@ export function register(program: Command, ctx: CommandContext): void {
   );
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
-  cmd.action(async (opts: CspFlags) => {
-    const { io } = ctx;
-    if (opts.fromInventory) {
-      const explicitAction = cmd.getOptionValueSource("action") === "cli";
-      return suggestFromInventory(io, opts, explicitAction ? (opts.action as "allow" | "log") : "allow");
-    }
-    const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
-    if (!["text", "yaml"].includes(opts.format))
-      throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
-    if (!/^\d+$/.test(opts.wildcardThreshold))
-      throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
-    const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
-    const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
-    const progress = progressFor(io, opts);
-    const client = clientFromOptions(opts, io, undefined, progress);
-    try {
-      const zoneId = await resolveZoneRef(client, zoneRef!);
-      progress.begin("csp suggest", "zones done", 1);
-      const s = await suggestCsp(client, zoneId, {
-        hosts: opts.host,
-        wildcardThreshold: Number(opts.wildcardThreshold),
-        maliciousBelow,
-        threatBelow,
-        onItem: (kind) => progress.count(`${kind}s`),
-      });
-      progress.end();
-      const description = opts.description ?? "Suggested by zoneform csp suggest";
-      const block = policyBlock(s, { description, action: opts.action });
-      io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
-      io.stderr.write(droppedWarning(s));
-    } finally {
-      progress.end();
-      await client.close();
-    }
-  });
+  cmd.action((opts) => runCspSuggest(opts, ctx, cmd));
+}
+
+async function runCspSuggest(opts: CspFlags, ctx: CommandContext, cmd: Command): Promise<void> {
+  const { io } = ctx;
+  if (opts.fromInventory) {
+    const explicitAction = cmd.getOptionValueSource("action") === "cli";
+    return suggestFromInventory(io, opts, explicitAction ? (opts.action as "allow" | "log") : "allow");
+  }
+  const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
+  if (!["text", "yaml"].includes(opts.format))
+    throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+  if (!/^\d+$/.test(opts.wildcardThreshold))
+    throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
+  const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
+  const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, undefined, progress);
+  try {
+    const zoneId = await resolveZoneRef(client, zoneRef!);
+    progress.begin("csp suggest", "zones done", 1);
+    const s = await suggestCsp(client, zoneId, {
+      hosts: opts.host,
+      wildcardThreshold: Number(opts.wildcardThreshold),
+      maliciousBelow,
+      threatBelow,
+      onItem: (kind) => progress.count(`${kind}s`),
+    });
+    progress.end();
+    const description = opts.description ?? "Suggested by zoneform csp suggest";
+    const block = policyBlock(s, { description, action: opts.action });
+    io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
+    io.stderr.write(droppedWarning(s));
+  } finally {
+    progress.end();
+    await client.close();
+  }
 }
 
 async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" | "log"): Promise<void> {

@@ -57,52 +57,54 @@ export function register(program: Command, ctx: CommandContext): void {
   addCommonOptions(cmd);
   addClientOptions(cmd);
   addShardOption(cmd);
-  cmd.action(async (opts: PlanOptions) => {
-    const { io } = ctx;
-    const format = parseFormat(opts.format);
-    const outPath = opts.out ? resolve(io.cwd, opts.out) : undefined;
-    const outLabel = `--out ${opts.out}`;
-    if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
-    const { plan, desired, client } = await makePlan(opts, io);
-    try {
-      // The values bound in the digest and the file, derived at once rather than one by one.
-      await preparePlanFile(plan, desired);
-      io.stdout.write(renderPlan(plan, desired, format, io, opts));
-      // JSON carries its digest inside.
-      if (format !== "json" && planSucceeded(plan)) io.stdout.write(digestLine(digestOf(plan, desired), format));
-      // Before the plan is saved: a plan Cloudflare refuses is not one to apply.
-      if (opts.verify && planSucceeded(plan)) {
-        const checks = await checkWrites(plan, {
-          client,
-          parallelism: opts.parallelism,
-          progress: (l) => io.stderr.write(`${printable(l)}\n`),
-        });
-        if (checks.forbidden.length > 0) {
-          io.stderr.write(
-            `Warning: the token may not make ${checks.forbidden.length} of the ${checks.checked} ruleset write(s) ` +
-              "(a read-only token?): Cloudflare refused to check them, so they are shown unchecked; apply with " +
-              "this token would fail there:\n" +
-              checks.forbidden.map((l) => `  ${printable(l)}\n`).join(""),
-          );
-        }
-        if (checks.atApply > 0)
-          io.stderr.write(
-            `${checks.atApply} ruleset write(s) carry a secret: Cloudflare checks them at apply, not before ` +
-              "the review.\n",
-          );
-        assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
+  cmd.action((opts) => runPlan(opts, ctx));
+}
+
+async function runPlan(opts: PlanOptions, ctx: CommandContext): Promise<void> {
+  const { io } = ctx;
+  const format = parseFormat(opts.format);
+  const outPath = opts.out ? resolve(io.cwd, opts.out) : undefined;
+  const outLabel = `--out ${opts.out}`;
+  if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
+  const { plan, desired, client } = await makePlan(opts, io);
+  try {
+    // The values bound in the digest and the file, derived at once rather than one by one.
+    await preparePlanFile(plan, desired);
+    io.stdout.write(renderPlan(plan, desired, format, io, opts));
+    // JSON carries its digest inside.
+    if (format !== "json" && planSucceeded(plan)) io.stdout.write(digestLine(digestOf(plan, desired), format));
+    // Before the plan is saved: a plan Cloudflare refuses is not one to apply.
+    if (opts.verify && planSucceeded(plan)) {
+      const checks = await checkWrites(plan, {
+        client,
+        parallelism: opts.parallelism,
+        progress: (l) => io.stderr.write(`${printable(l)}\n`),
+      });
+      if (checks.forbidden.length > 0) {
+        io.stderr.write(
+          `Warning: the token may not make ${checks.forbidden.length} of the ${checks.checked} ruleset write(s) ` +
+            "(a read-only token?): Cloudflare refused to check them, so they are shown unchecked; apply with " +
+            "this token would fail there:\n" +
+            checks.forbidden.map((l) => `  ${printable(l)}\n`).join(""),
+        );
       }
-      if (outPath) {
-        await writePlanFile(outPath, plan, desired, { force: opts.force, label: outLabel });
-        io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);
-      }
-      for (const v of findSafetyViolations(plan, desired.safety.max_deletes)) {
-        io.stderr.write(`Warning: ${describeViolation(v)}; apply will refuse without --force.\n`);
-      }
-      assertNoZoneErrors(plan);
-      if (opts.detailedExitcode && totalChanges(summariseZones(plan.zones)) > 0) ctx.setExit(EXIT.changes);
-    } finally {
-      await client.close();
+      if (checks.atApply > 0)
+        io.stderr.write(
+          `${checks.atApply} ruleset write(s) carry a secret: Cloudflare checks them at apply, not before ` +
+            "the review.\n",
+        );
+      assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
     }
-  });
+    if (outPath) {
+      await writePlanFile(outPath, plan, desired, { force: opts.force, label: outLabel });
+      io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}\n`);
+    }
+    for (const v of findSafetyViolations(plan, desired.safety.max_deletes)) {
+      io.stderr.write(`Warning: ${describeViolation(v)}; apply will refuse without --force.\n`);
+    }
+    assertNoZoneErrors(plan);
+    if (opts.detailedExitcode && totalChanges(summariseZones(plan.zones)) > 0) ctx.setExit(EXIT.changes);
+  } finally {
+    await client.close();
+  }
 }

@@ -54,63 +54,65 @@ export function register(program: Command, ctx: CommandContext): void {
   addConfigOption(cmd);
   addVerboseOption(cmd);
   addClientOptions(cmd);
-  cmd.action(async (opts: WhoamiOptions) => {
-    const { io } = ctx;
-    if (opts.format !== "text" && opts.format !== "json")
-      throw new UsageError(`--format ${opts.format}: expected one of text, json`);
-    // Only the sections matter here: an unset ${env:…} secret is no reason to refuse.
-    const configFile =
-      opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
-    const desired =
-      configFile === undefined
-        ? undefined
-        : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
-    // The clients first: they say what they say of the environment (a Service Key) before refusing it.
-    const clients = clientsFromOptions(opts, io, undefined, undefined, desired);
-    const baseUrl = apiUrlFrom(opts, io, true);
-    const now = cliClock(io.env)().getTime();
-    const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
-    try {
-      const reports: Report[] = [];
-      // The default credentials, unless unset where every zone and account has a token of its own.
-      if (!clients.missing) {
-        const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
-        const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
-        const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
-        const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
-        const kind = "token" in auth ? "token" : "key";
-        reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
-      }
-      for (const { token, client } of clients.tokens) {
-        const part = partOf(desired!, token);
-        const scope = tokenScope(
-          { token: token.value },
-          { accounts: token.accounts, variable: token.env, ...estateScope(desired!) },
-        );
-        reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token.env, token));
-      }
-      const named = clients.tokens.length > 0;
-      io.stdout.write(
-        opts.format === "json"
-          ? `${JSON.stringify(jsonDocument(reports, clients.missing !== undefined), null, 2)}\n`
-          : reports.map((r) => textReport(r, named)).join("\n"),
+  cmd.action((opts) => runWhoami(opts, ctx));
+}
+
+async function runWhoami(opts: WhoamiOptions, ctx: CommandContext): Promise<void> {
+  const { io } = ctx;
+  if (opts.format !== "text" && opts.format !== "json")
+    throw new UsageError(`--format ${opts.format}: expected one of text, json`);
+  // Only the sections matter here: an unset ${env:…} secret is no reason to refuse.
+  const configFile =
+    opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
+  const desired =
+    configFile === undefined
+      ? undefined
+      : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
+  // The clients first: they say what they say of the environment (a Service Key) before refusing it.
+  const clients = clientsFromOptions(opts, io, undefined, undefined, desired);
+  const baseUrl = apiUrlFrom(opts, io, true);
+  const now = cliClock(io.env)().getTime();
+  const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
+  try {
+    const reports: Report[] = [];
+    // The default credentials, unless unset where every zone and account has a token of its own.
+    if (!clients.missing) {
+      const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+      const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
+      const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
+      const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
+      const kind = "token" in auth ? "token" : "key";
+      reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
+    }
+    for (const { token, client } of clients.tokens) {
+      const part = partOf(desired!, token);
+      const scope = tokenScope(
+        { token: token.value },
+        { accounts: token.accounts, variable: token.env, ...estateScope(desired!) },
       );
-      for (const r of reports) {
-        // An account's own token given for other accounts too: each of those needs its own.
-        for (const account of r.check.servesAccounts ?? []) {
-          const problem = notItsAccount(r.check, account, desired && estateScope(desired));
-          if (!problem) continue;
-          io.stderr.write(`Error: ${printable(problem)}\n`);
-          ctx.setExit(EXIT.error);
-        }
-        if (r.check.state === "active") continue;
-        io.stderr.write(`Error: ${printable(describeCheck(r.check))}\n`);
+      reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token.env, token));
+    }
+    const named = clients.tokens.length > 0;
+    io.stdout.write(
+      opts.format === "json"
+        ? `${JSON.stringify(jsonDocument(reports, clients.missing !== undefined), null, 2)}\n`
+        : reports.map((r) => textReport(r, named)).join("\n"),
+    );
+    for (const r of reports) {
+      // An account's own token given for other accounts too: each of those needs its own.
+      for (const account of r.check.servesAccounts ?? []) {
+        const problem = notItsAccount(r.check, account, desired && estateScope(desired));
+        if (!problem) continue;
+        io.stderr.write(`Error: ${printable(problem)}\n`);
         ctx.setExit(EXIT.error);
       }
-    } finally {
-      await Promise.all(all.map((c) => c.close()));
+      if (r.check.state === "active") continue;
+      io.stderr.write(`Error: ${printable(describeCheck(r.check))}\n`);
+      ctx.setExit(EXIT.error);
     }
-  });
+  } finally {
+    await Promise.all(all.map((c) => c.close()));
+  }
 }
 
 async function reportOf(
