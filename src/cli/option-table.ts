@@ -12,13 +12,17 @@ export interface OptionRow {
 
 export interface CommandTable {
   name: string;
+  /** Positional arguments: `<name>` and its help. */
+  arguments?: ReadonlyArray<readonly [name: string, description: string]>;
   description: string;
   options: ReadonlyArray<OptionRow | Option>;
 }
 
 /** The command `table` declares, with its options in the table's order (the order --help shows). */
 export function commandFromTable(program: Command, table: CommandTable): Command {
-  return addOptionRows(program.command(table.name).description(table.description), table.options);
+  const cmd = program.command(table.name);
+  for (const [name, description] of table.arguments ?? []) cmd.argument(name, description);
+  return addOptionRows(cmd.description(table.description), table.options);
 }
 
 export function addOptionRows(cmd: Command, rows: CommandTable["options"]): Command {

@@ -9,6 +9,7 @@ import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from 
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface CertificatesOptions extends ClientFlagValues {
   zone?: string[];
@@ -19,15 +20,17 @@ const PAGE_SIZE = 50;
 /** Version of the `--format json` document. */
 export const CERTIFICATES_FORMAT_VERSION = 1;
 
+const CERTIFICATES: CommandTable = {
+  name: "certificates",
+  description:
+    "List the zones' custom hostnames with their certificate authority, SSL status and validation method, " +
+    "flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when " +
+    "hostnames are flagged, 1 on error.",
+  options: [{ flags: "--format <format>", description: "text | json", default: "text" }],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("certificates")
-    .description(
-      "List the zones' custom hostnames with their certificate authority, SSL status and validation method, " +
-        "flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when " +
-        "hostnames are flagged, 1 on error.",
-    )
-    .option("--format <format>", "text | json", "text");
+  const cmd = commandFromTable(program, CERTIFICATES);
   addReadCommandOptions(cmd, { verbose: "log every API call to stderr" });
   cmd.action(async (opts: CertificatesOptions) => {
     const { io } = ctx;

@@ -26,6 +26,7 @@ import {
 } from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface DriftOptions extends PlanningOptions {
   format?: string;
@@ -37,15 +38,22 @@ function drifted(plan: Plan): Plan {
   return { ...plan, zones, summary: summariseZones(zones) };
 }
 
+const DRIFT: CommandTable = {
+  name: "drift",
+  description:
+    "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 " +
+    "invalid file.",
+  options: [
+    { flags: "--format <format>", description: "text | json (the plan format) | markdown", default: "text" },
+    {
+      flags: "--detailed-exitcode",
+      description: "accepted for symmetry with plan: drift always exits 2 when a zone differs",
+    },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("drift")
-    .description(
-      "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 " +
-        "invalid file.",
-    )
-    .option("--format <format>", "text | json (the plan format) | markdown", "text")
-    .option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
+  const cmd = commandFromTable(program, DRIFT);
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);

@@ -27,6 +27,7 @@ import {
 } from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface PlanOptions extends PlanningOptions {
   out?: string;
@@ -36,22 +37,29 @@ interface PlanOptions extends PlanningOptions {
   verify?: boolean;
 }
 
+const PLAN: CommandTable = {
+  name: "plan",
+  description: "Read the live zones and show the ordered API calls that would make them match the file.",
+  options: [
+    outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`"),
+    { flags: "--force", description: "overwrite the --out file if it exists" },
+    { flags: "--format <format>", description: "text | json | markdown", default: "text" },
+    { flags: "--detailed-exitcode", description: "exit 2 when there are changes, 0 when there are none" },
+    {
+      flags: "--base <path>",
+      description:
+        "the configuration the change is reviewed against (the base branch's): what audit checks is shown as its diff",
+    },
+    {
+      flags: "--verify",
+      description:
+        "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1",
+    },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("plan")
-    .description("Read the live zones and show the ordered API calls that would make them match the file.")
-    .addOption(outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`"))
-    .option("--force", "overwrite the --out file if it exists")
-    .option("--format <format>", "text | json | markdown", "text")
-    .option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none")
-    .option(
-      "--base <path>",
-      "the configuration the change is reviewed against (the base branch's): what audit checks is shown as its diff",
-    )
-    .option(
-      "--verify",
-      "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1",
-    );
+  const cmd = commandFromTable(program, PLAN);
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
