@@ -8,6 +8,8 @@ export interface OptionRow {
   description: string;
   parse?: (value: string, previous: string[] | undefined) => unknown;
   default?: string | number;
+  /** commander refuses the command without it (exit 3). */
+  mandatory?: boolean;
 }
 
 export interface CommandTable {
@@ -34,6 +36,7 @@ export function addOptionRows(cmd: Command, rows: CommandTable["options"]): Comm
     const option = new Option(row.flags, row.description);
     if (row.parse) option.argParser(row.parse as (value: string, previous: unknown) => unknown);
     if (row.default !== undefined) option.default(row.default);
+    if (row.mandatory) option.makeOptionMandatory();
     cmd.addOption(option);
   }
   return cmd;

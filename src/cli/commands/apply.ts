@@ -35,6 +35,7 @@ import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 import { guardSignals, signalExit, withSignalCode, type SignalGuard } from "../signals.js";
 import type { CloudflareClient } from "../../cloudflare/index.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface ApplyOptions extends PlanningOptions, ApproveOptions {
   force?: boolean;
@@ -144,23 +145,30 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard
   }
 }
 
-export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("apply")
-    .argument(
+const APPLY: CommandTable = {
+  name: "apply",
+  arguments: [
+    [
       "[plan-file]",
       "a plan saved with `zoneform plan --out`; without it, plan from the file first. With -c too, the plan must " +
         "have been made from that configuration",
-    )
-    .description(
-      "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 " +
-        "stopped part-way.",
-    )
-    .option("--force", "apply even when a zone's deletes exceed safety.max_deletes")
-    .option(
-      "--expect-digest <sha256>",
-      "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)",
-    );
+    ],
+  ],
+  description:
+    "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 " +
+    "stopped part-way.",
+  options: [
+    { flags: "--force", description: "apply even when a zone's deletes exceed safety.max_deletes" },
+    {
+      flags: "--expect-digest <sha256>",
+      description:
+        "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)",
+    },
+  ],
+};
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = commandFromTable(program, APPLY);
   addApproveOptions(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);

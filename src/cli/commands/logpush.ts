@@ -14,6 +14,7 @@ import type { CommandContext } from "../command.js";
 import { guidedRun } from "../signals.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
 import type { Env } from "../../model/index.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface ChallengeOptions extends ClientFlagValues {
   zone?: string[];
@@ -27,19 +28,24 @@ interface OwnershipResult {
   valid?: boolean;
 }
 
+const CHALLENGE: CommandTable = {
+  name: "challenge",
+  description:
+    "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token " +
+    "into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
+  options: [
+    {
+      flags: "--destination <url>",
+      description: "the job's destination_conf; ${env:NAME} references are read from the environment",
+      mandatory: true,
+    },
+    { flags: "--account <id>", description: "for a job of this account (accounts: in the file) instead of a zone's" },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
   const logpush = program.command("logpush").description("Logpush helpers.");
-  const challenge = logpush
-    .command("challenge")
-    .description(
-      "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token " +
-        "into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
-    )
-    .requiredOption(
-      "--destination <url>",
-      "the job's destination_conf; ${env:NAME} references are read from the environment",
-    )
-    .option("--account <id>", "for a job of this account (accounts: in the file) instead of a zone's");
+  const challenge = commandFromTable(logpush, CHALLENGE);
   addReadCommandOptions(challenge, { single: true });
   challenge.action((opts) => runChallenge(opts, ctx));
 }

@@ -34,6 +34,7 @@ import { addClientOptions } from "../client-flags.js";
 import { cliClock } from "../now.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface WhoamiOptions extends ClientFlagValues {
   config?: string;
@@ -43,14 +44,16 @@ interface WhoamiOptions extends ClientFlagValues {
 /** What the token's policies say, when the API shows them. */
 type Policies = { known: true; policies: unknown[] } | { known: false; why: string };
 
+const WHOAMI: CommandTable = {
+  name: "whoami",
+  description:
+    "Show who the Cloudflare credentials are and which token permissions the file's sections need (and " +
+    "lack, when the API tells).",
+  options: [{ flags: "--format <format>", description: "text | json", default: "text" }],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("whoami")
-    .description(
-      "Show who the Cloudflare credentials are and which token permissions the file's sections need (and " +
-        "lack, when the API tells).",
-    )
-    .option("--format <format>", "text | json", "text");
+  const cmd = commandFromTable(program, WHOAMI);
   addConfigOption(cmd);
   addVerboseOption(cmd);
   addClientOptions(cmd);
