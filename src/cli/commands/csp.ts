@@ -13,7 +13,7 @@ import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from 
 import type { CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import { collectList } from "../option-table.js";
+import { type CommandTable, collectList, commandFromTable } from "../option-table.js";
 import { parseScoreThreshold } from "./audit.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
@@ -147,39 +147,51 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
   return `${lines.join("\n")}\n${printable(block, { keepNewlines: true })}`;
 }
 
+const SUGGEST: CommandTable = {
+  name: "suggest",
+  description: "Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.",
+  options: [
+    {
+      flags: "--host <host>",
+      description: "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+      parse: collectList,
+    },
+    {
+      flags: "--format <format>",
+      description: "text | yaml (yaml: only the policy block, to paste or append)",
+      default: "text",
+    },
+    new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"),
+    { flags: "--description <text>", description: "description (identity) of the suggested policy" },
+    {
+      flags: "--wildcard-threshold <n>",
+      description: "this many subdomains of one domain become https://*.domain (0: never)",
+      default: "5",
+    },
+    {
+      flags: "--malicious-below <score>",
+      description: "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
+      default: String(MALICIOUS_SCORE_THRESHOLD),
+    },
+    {
+      flags: "--threat-below <score>",
+      description: "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
+      default: String(THREAT_SCORE_THRESHOLD),
+    },
+    {
+      flags: "--from-inventory",
+      description:
+        `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): ` +
+        `script-src holds exactly the authorized scripts`,
+    },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
   const csp = program
     .command("csp")
     .description("Content security policy helpers built from the Page Shield inventory.");
-  const cmd = csp
-    .command("suggest")
-    .description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.")
-    .option(
-      "--host <host>",
-      "only items seen on this host; * at the start or end is a wildcard (repeatable)",
-      collectList,
-    )
-    .option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text")
-    .addOption(
-      new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"),
-    )
-    .option("--description <text>", "description (identity) of the suggested policy")
-    .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
-    .option(
-      "--malicious-below <score>",
-      "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
-      String(MALICIOUS_SCORE_THRESHOLD),
-    )
-    .option(
-      "--threat-below <score>",
-      "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
-      String(THREAT_SCORE_THRESHOLD),
-    );
-  cmd.option(
-    "--from-inventory",
-    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): ` +
-      `script-src holds exactly the authorized scripts`,
-  );
+  const cmd = commandFromTable(csp, SUGGEST);
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
   cmd.action((opts) => runCspSuggest(opts, ctx, cmd));
