@@ -43,6 +43,7 @@ import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 import { schemaRefFrom } from "../schema-ref.js";
 import { guidedRun } from "../signals.js";
+import { addOptionRows, type CommandTable } from "../option-table.js";
 
 interface MigrationOptions extends ClientFlagValues {
   zone?: string[];
@@ -331,6 +332,49 @@ function subcommand(parent: Command, name: string, description: string): Command
   return addReadCommandOptions(cmd, { single: true, verbose: "log every API call to stderr" });
 }
 
+interface Subcommand {
+  name: string;
+  description: string;
+  options: CommandTable["options"];
+  approve?: true;
+  action: (ctx: CommandContext) => Parameters<Command["action"]>[0];
+}
+
+const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: "check",
+    description: "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).",
+    options: [],
+    action: check,
+  },
+  {
+    name: "config",
+    description: "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
+    options: [
+      fileOption("--write <file>", "also write the zoneform YAML to this file"),
+      { flags: "--force", description: "overwrite the --write file if it exists" },
+      { flags: "--format <format>", description: "yaml | json", default: "yaml" },
+    ],
+    action: config,
+  },
+  {
+    name: "start",
+    description:
+      "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF " +
+      "only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve " +
+      "(or --yes).",
+    options: [new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory()],
+    approve: true,
+    action: start,
+  },
+  {
+    name: "status",
+    description: "Which WAF runs on the zone: previous, both (validation), or new.",
+    options: [],
+    action: status,
+  },
+];
+
 export function register(program: Command, ctx: CommandContext): void {
   const parent = program
     .command("waf-migration")
@@ -338,29 +382,11 @@ export function register(program: Command, ctx: CommandContext): void {
       "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode " +
         "validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error.",
     );
-  subcommand(
-    parent,
-    "check",
-    "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).",
-  ).action(check(ctx));
-  subcommand(
-    parent,
-    "config",
-    "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
-  )
-    .addOption(fileOption("--write <file>", "also write the zoneform YAML to this file"))
-    .option("--force", "overwrite the --write file if it exists")
-    .option("--format <format>", "yaml | json", "yaml")
-    .action(config(ctx));
-  const startCmd = subcommand(
-    parent,
-    "start",
-    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF " +
-      "only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve " +
-      "(or --yes).",
-  ).addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
-  addApproveOptions(startCmd).action(start(ctx));
-  subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));
+  for (const sub of SUBCOMMANDS) {
+    const cmd = addOptionRows(subcommand(parent, sub.name, sub.description), sub.options);
+    if (sub.approve) addApproveOptions(cmd);
+    cmd.action(sub.action(ctx));
+  }
   for (const cmd of parent.commands) {
     cmd
       .exitOverride()
