@@ -14,13 +14,15 @@ export interface CommonOptions {
   color?: boolean;
 }
 
-export function addConfigOption(cmd: Command): Command {
-  return cmd.addOption(
-    new Option(
-      "-c, --config <path>",
-      `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`,
-    ),
+export function configOption(): Option {
+  return new Option(
+    "-c, --config <path>",
+    `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`,
   );
+}
+
+export function addConfigOption(cmd: Command): Command {
+  return cmd.addOption(configOption());
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

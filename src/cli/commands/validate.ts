@@ -10,7 +10,7 @@ import { documentYaml } from "../../safe-yaml.js";
 import { ACCOUNT_SECTIONS, SECTIONS } from "../../sections/index.js";
 import {
   addColorOption,
-  addConfigOption,
+  configOption,
   addVerboseOption,
   addZoneOption,
   configPath,
@@ -20,23 +20,32 @@ import {
 import { useColor } from "../color.js";
 import type { CommandContext } from "../command.js";
 import { zonesNamed } from "../select-zones.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean; showMerged?: boolean };
 
+const VALIDATE: CommandTable = {
+  name: "validate",
+  description:
+    "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when " +
+    "valid, 3 when not.",
+  options: [
+    configOption(),
+    {
+      flags: "--require-env",
+      description: "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)",
+    },
+    {
+      flags: "--show-merged",
+      description:
+        "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on " +
+        "stdout (${env:…} kept as written; the summary goes to stderr)",
+    },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("validate")
-    .description(
-      "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when " +
-        "valid, 3 when not.",
-    );
-  addConfigOption(cmd);
-  cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
-  cmd.option(
-    "--show-merged",
-    "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on " +
-      "stdout (${env:…} kept as written; the summary goes to stderr)",
-  );
+  const cmd = commandFromTable(program, VALIDATE);
   addZoneOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
