@@ -24,7 +24,9 @@ const CLIENT_OPTIONS: OptionRow[] = [
   },
   {
     flags: "--allow-insecure-http",
-    description: `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`,
+    description:
+      "send the credentials over plain http:// to a host that is not loopback " +
+      `(env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`,
   },
   {
     flags: "--parallelism <n>",
@@ -39,21 +41,29 @@ const CLIENT_OPTIONS: OptionRow[] = [
   },
   {
     flags: "--timeout <ms>",
-    description: `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`,
+    description:
+      "per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it " +
+      `(default ${DEFAULT_TIMEOUT_MS})`,
     parse: parseTimeout,
   },
   {
     flags: "--retries <n>",
-    description: `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
+    description:
+      "retries of a failed read or of a write that was certainly not made " +
+      `(0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
     parse: parseRetries,
   },
   {
     flags: "--max-list-items <n>",
-    description: `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`,
+    description:
+      "most items one list may hold before the read is stopped " +
+      `(env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`,
   },
   {
     flags: "--max-list-pages <n>",
-    description: `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`,
+    description:
+      "most pages one list may take before the read is stopped " +
+      `(env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`,
   },
 ];
 

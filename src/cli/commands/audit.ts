@@ -149,7 +149,9 @@ const AUDIT: CommandTable = {
     },
     {
       flags: "--sarif-category <category>",
-      description: `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`,
+      description:
+        "with --format sarif: the code scanning category (runAutomationDetails.id), " +
+        `default ${DEFAULT_AUDIT_CATEGORY}`,
     },
     {
       flags: "--fail-on <what>",
