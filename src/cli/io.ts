@@ -93,7 +93,6 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
   process.platform === "win32" ? ["SIGINT", "SIGTERM"] : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
- *
  * @public scripts/bench/measure.mjs imports it from dist/ (knip cannot follow that path).
  */
 export function processIO(): CliIO {
