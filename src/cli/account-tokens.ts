@@ -1,5 +1,6 @@
 // Which token each zone and account of a configuration is called with: an entry of `accounts:` with an api_token
 // serves that account's own objects and every zone whose account (its own `account_id`, else the file's) names it.
+// Spec: docs/configuration.md, Accounts.
 import type { DesiredState } from "../sections/index.js";
 import type { Env } from "../model/index.js";
 import { CredentialsError } from "../errors.js";

@@ -1,6 +1,7 @@
 // The flags that shape how zoneform talks to the API (--api-url, --allow-insecure-http, --parallelism, --rate-limit,
 // --timeout), shared by every command that calls it, and the one place a command turns them and the environment into
 // a client.
+// Spec: docs/connecting.md.
 import type { Command } from "commander";
 import {
   createClient,

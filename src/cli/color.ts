@@ -1,5 +1,6 @@
 // The one decision whether zoneform colours its output: every coloured text (plans, validate, the demo) asks
 // `useColor`.
+// Spec: docs/commands/README.md.
 import type { CliIO, Output } from "./io.js";
 import type { Env } from "../model/index.js";
 

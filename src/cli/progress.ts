@@ -1,4 +1,5 @@
 // Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr.
+// Spec: docs/commands/README.md, flags for the API (progress).
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/index.js";
 import { UsageError } from "../errors.js";

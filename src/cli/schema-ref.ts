@@ -1,6 +1,7 @@
 // The `# yaml-language-server: $schema=` reference `export` and `waf-migration config` write: a path to the draft-07
 // schema (the one editors handle fully) that works from the written file's own folder on any machine that has the
 // project, or nothing.
+// Spec: docs/commands/export.md.
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";

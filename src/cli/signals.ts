@@ -1,4 +1,5 @@
 // SIGINT (Ctrl+C) and SIGTERM during a command that writes (`apply`, `waf-migration start`, `logpush challenge`).
+// Spec: docs/commands/apply.md.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { EXIT, RunStoppedError, ZoneformError } from "../errors.js";
 import { printable } from "../safe-text.js";
