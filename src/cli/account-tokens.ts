@@ -1,19 +1,15 @@
-// Which token each zone and account of a configuration is called with: an entry of `accounts:` with an
-// api_token serves that account's own objects and every zone whose account (its own `account_id`, else
-// the file's) names it; everything else goes with CLOUDFLARE_API_TOKEN (or the global key). Tokens are
-// named by the variable that holds them, never by value. Pure.
+// Which token each zone and account of a configuration is called with: an entry of `accounts:` with an api_token
+// serves that account's own objects and every zone whose account (its own `account_id`, else the file's) names it.
+// Spec: docs/configuration.md, Accounts.
 import type { DesiredState } from "../sections/index.js";
 import type { Env } from "../model/index.js";
 import { CredentialsError } from "../errors.js";
 
 /** One token of the configuration: its variable, its value, and the accounts and zones it serves. */
 export interface AccountToken {
-  /** The variable holding it (the first entry's when several entries name the same value). */
   env: string;
   value: string;
-  /** The accounts whose entry names it, in the file's order. */
   accounts: string[];
-  /** The zones of those accounts, in the file's order. */
   zones: string[];
 }
 
@@ -28,8 +24,8 @@ export function tokenVariables(desired: DesiredState): string[] {
 }
 
 /**
- * The distinct tokens of `accounts:` (one per value: one limit per token), each with what it serves,
- * read from the environment now: a token is who applies, never part of the desired state.
+ * The distinct tokens of `accounts:` (one per value: one limit per token), each with what it serves, read from the
+ * environment now: a token is who applies, never part of the desired state.
  */
 export function accountTokens(desired: DesiredState, env: Env): AccountToken[] {
   const byValue = new Map<string, AccountToken>();
@@ -70,9 +66,9 @@ export function needsDefaultToken(desired: DesiredState): boolean {
 }
 
 /**
- * The accounts the default credentials serve, in the file's order: the entries of `accounts:` without a
- * token of their own, and the accounts of the zones no such token serves (where an account-owned
- * CLOUDFLARE_API_TOKEN is checked).
+ * The accounts the default credentials serve, in the file's order: the entries of `accounts:` without a token of
+ * their own, and the accounts of the zones no such token serves (where an account-owned CLOUDFLARE_API_TOKEN is
+ * checked).
  */
 export function defaultAccounts(desired: DesiredState): string[] {
   const served = new Set(groupedByVariable(desired).flatMap((t) => t.accounts));
@@ -83,7 +79,6 @@ export function defaultAccounts(desired: DesiredState): string[] {
   return [...new Set(accounts.filter((a) => !served.has(a)))];
 }
 
-/** What each token variable serves, without reading it (who is served by a token of its own). */
 function groupedByVariable(desired: DesiredState): Array<{ accounts: string[]; zones: string[] }> {
   const byAccount = new Map<string, { accounts: string[]; zones: string[] }>();
   for (const account of desired.accounts ?? []) {

@@ -1,7 +1,6 @@
-// The flags that bound a run (docs/commands/README.md "Flags for the API"): --max-wait (the longest
-// wait the server may ask for), --deadline (the whole run), --max-body-size (one answer's body) and
-// --max-read-bytes (all the answers to the run's reads), each with its environment variable; the flag
-// wins over the variable.
+// The flags that bound a run (docs/commands/README.md "Flags for the API"): --max-wait (the longest wait the server
+// may ask for), --deadline (the whole run), --max-body-size (one answer's body) and --max-read-bytes (all the
+// answers to the run's reads), each with its environment variable.
 import type { Command } from "commander";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_WAIT_MS } from "../cloudflare/index.js";
 import { UsageError } from "../errors.js";
@@ -44,10 +43,7 @@ export function addBoundOptions(cmd: Command): Command {
     );
 }
 
-/**
- * The client's bounds from the flags and environment. The deadline counts from the start of the
- * process (`elapsedMs`, what has already passed), so planning and asking count too.
- */
+/** The client's bounds from the flags and environment. */
 export function boundsFromOptions(
   opts: BoundFlagValues,
   env: Env,

@@ -1,5 +1,5 @@
-// The commander program of the commands loaded (command-modules.ts): each registers itself, and every leaf
-// command gets the common flags. Loaded by program.ts once the command line asks for more than the version.
+// The commander program of the commands loaded (command-modules.ts): each registers itself, and every leaf command
+// gets the common flags.
 import { Command, CommanderError } from "commander";
 import { EXIT } from "../errors.js";
 import type { CommandContext } from "./command.js";
@@ -7,10 +7,7 @@ import { VERSION } from "./command.js";
 import { type CommandModule, loadCommands } from "./command-modules.js";
 import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 
-/**
- * The program with every command, or (`only`) with the one command the command line names; `modules`: those
- * commands' modules when already loaded (loadCommands).
- */
+/** The program with every command, or (`only`) with the one command the command line names. */
 export async function buildProgram(ctx: CommandContext, only?: string, modules?: CommandModule[]): Promise<Command> {
   const program = new Command("zoneform")
     .description("Keep a Cloudflare zone's security configuration in YAML and make the live zone match it.")
@@ -35,12 +32,6 @@ function leafCommands(cmd: Command): Command[] {
   return cmd.commands.length === 0 ? [cmd] : cmd.commands.flatMap(leafCommands);
 }
 
-/**
- * The flags every command takes (docs/commands/README.md, common flags): `--verbose`, `--quiet` and
- * `--no-color`, added to a command that does not declare them itself; where a command has no progress
- * or no colour, the flag has nothing to turn off and is accepted all the same, so that a script can
- * pass them to any command.
- */
 function withCommonFlags(cmd: Command): void {
   const has = (flag: string) => cmd.options.some((o) => o.long === flag);
   if (!has("--verbose")) addVerboseOption(cmd);

@@ -1,6 +1,7 @@
-// The flags that shape how zoneform talks to the API (--api-url, --allow-insecure-http, --parallelism,
-// --rate-limit, --timeout), shared by every command that calls it, and the one place a command turns
-// them and the environment into a client.
+// The flags that shape how zoneform talks to the API (--api-url, --allow-insecure-http, --parallelism, --rate-limit,
+// --timeout), shared by every command that calls it, and the one place a command turns them and the environment into
+// a client.
+// Spec: docs/connecting.md.
 import type { Command } from "commander";
 import {
   createClient,
@@ -22,7 +23,7 @@ import {
   type CloudflareClient,
 } from "../cloudflare/index.js";
 import { accountTokens, defaultAccounts, needsDefaultToken, type AccountToken } from "./account-tokens.js";
-import { CredentialsError, UsageError } from "../errors.js";
+import { CredentialsError } from "../errors.js";
 import type { Redactor } from "../redact.js";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";
@@ -30,13 +31,20 @@ import type { Progress } from "./progress.js";
 import { CLIENT_HINTS, type DesiredState } from "../sections/index.js";
 import { addColorOption, addQuietOption, addVerboseOption } from "./options.js";
 import { addZoneRefOption } from "./zone-ref.js";
-import { addBoundOptions, boundsFromOptions, type BoundFlagValues } from "./bounds.js";
-
-const DEFAULT_PARALLELISM = 8;
-const DEFAULT_TIMEOUT_MS = 30_000;
-const MAX_PARALLELISM = 64;
-const DEFAULT_RETRIES = 6;
-const MAX_RETRIES = 10;
+import { boundsFromOptions, type BoundFlagValues } from "./bounds.js";
+import {
+  addClientOptions,
+  checkRateLimit,
+  DEFAULT_PARALLELISM,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  listCap,
+  parseParallelism,
+  parseRateLimit,
+  parseRetries,
+  parseTimeout,
+} from "./client-flags.js";
+import { serviceKeyNotice } from "./service-key.js";
 
 export interface ClientFlagValues extends BoundFlagValues {
   apiUrl?: string;
@@ -50,58 +58,9 @@ export interface ClientFlagValues extends BoundFlagValues {
   verbose?: boolean;
 }
 
-/** Adds the client flags; a bad value throws UsageError (exit 3) naming the flag. */
-export function addClientOptions(cmd: Command): Command {
-  return addBoundOptions(
-    cmd
-      .option(
-        "--api-url <url>",
-        "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)",
-      )
-      .option(
-        "--allow-insecure-http",
-        `send the credentials over plain http:// to a host that is not loopback (env ` +
-          `${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`,
-      )
-      .option(
-        "--parallelism <n>",
-        `requests in flight at once (1-${MAX_PARALLELISM})`,
-        parseParallelism,
-        DEFAULT_PARALLELISM,
-      )
-      .option(
-        "--rate-limit <n/s>",
-        "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)",
-        parseRateLimit,
-      )
-      .option(
-        "--timeout <ms>",
-        `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ` +
-          `${DEFAULT_TIMEOUT_MS})`,
-        parseTimeout,
-      )
-      .option(
-        "--retries <n>",
-        `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ` +
-          `${DEFAULT_RETRIES})`,
-        parseRetries,
-      )
-      .option(
-        "--max-list-items <n>",
-        `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ` +
-          `${DEFAULT_MAX_LIST_ITEMS})`,
-      )
-      .option(
-        "--max-list-pages <n>",
-        `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ` +
-          `${DEFAULT_MAX_LIST_PAGES})`,
-      ),
-  );
-}
-
 /**
- * The options of a command that reads zones through the API: --zone ID|NAME (one with `single`),
- * --verbose, with `progress` --quiet and --no-color, and the client's (--api-url, --parallelism, …).
+ * The options of a command that reads zones through the API: --zone ID|NAME (one with `single`), --verbose, with
+ * `progress` --quiet and --no-color, and the client's (--api-url, --parallelism, …).
  */
 export function addReadCommandOptions(
   cmd: Command,
@@ -124,11 +83,7 @@ export function apiUrlFrom(opts: ClientFlagValues, io: CliIO, withoutToken = fal
   return resolveCredentials(io.env, { apiUrl: opts.apiUrl }).baseUrl;
 }
 
-/**
- * Builds the run's client from the flags and `io.env`; with --verbose every call is logged to stderr.
- * With `progress`, the log goes through it (so a terminal's progress line stays whole), it is told of
- * every wait for the rate limit, and it reads the client's request count and budget.
- */
+/** Builds the run's client from the flags and `io.env`. */
 export function clientFromOptions(
   opts: ClientFlagValues,
   io: CliIO,
@@ -141,7 +96,7 @@ export function clientFromOptions(
     progress?.watch(fallback);
     return fallback;
   }
-  // One client per distinct token, each with its own rate limiter and budget; a call goes by its path.
+  // One client per distinct token, each with its own rate limiter and budget.
   const zones = new Map<string, CloudflareClient>();
   const accounts = new Map<string, CloudflareClient>();
   for (const { token, client } of tokens) {
@@ -154,20 +109,18 @@ export function clientFromOptions(
 }
 
 /**
- * The run's clients: the default credentials' (a client that refuses every call when they are unset and
- * unneeded), and one per token of `accounts:`.
+ * The run's clients: the default credentials' (a client that refuses every call when they are unset and unneeded),
+ * and one per token of `accounts:`.
  */
 export interface RunClients {
   fallback: CloudflareClient;
-  /** The default credentials could not be read (unset): what a call with them says. */
   missing?: CredentialsError;
   tokens: Array<{ token: AccountToken; client: CloudflareClient }>;
 }
 
 /**
- * The clients a configuration's calls need (`clientFromOptions` routes between them; `whoami` checks each):
- * the default credentials' (CLOUDFLARE_API_TOKEN, or the global key) and one per distinct token of
- * `accounts:`. With every zone and account on a token of its own, the default credentials may be unset.
+ * The clients a configuration's calls need (`clientFromOptions` routes between them; `whoami` checks each): the
+ * default credentials' (CLOUDFLARE_API_TOKEN, or the global key) and one per distinct token of `accounts:`.
  */
 export function clientsFromOptions(
   opts: ClientFlagValues,
@@ -228,8 +181,8 @@ export function clientsFromOptions(
 }
 
 /**
- * What every token's check knows of the estate: each account the configuration names (its entries of
- * `accounts:`, its zones' accounts), each zone's account, and the variable each account's entry names.
+ * What every token's check knows of the estate: each account the configuration names (its entries of `accounts:`,
+ * its zones' accounts), each zone's account, and the variable each account's entry names.
  */
 export function estateScope(
   desired: DesiredState,
@@ -247,10 +200,8 @@ export function estateScope(
   return { otherAccounts: [...new Set(ids)], zoneAccounts, accountVariables };
 }
 
-/** Characters a token may hold in a header. */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
-/** A client for no zone of the configuration: any call says which credentials are missing. */
 function withoutCredentials(err: CredentialsError): CloudflareClient {
   const refuse = (): never => {
     throw err;
@@ -266,7 +217,6 @@ function withoutCredentials(err: CredentialsError): CloudflareClient {
   };
 }
 
-/** One client of the run: its token (or key), with the flags' limits and its own rate limiter. */
 function oneClient(
   opts: ClientFlagValues,
   io: CliIO,
@@ -323,8 +273,8 @@ function oneClient(
     redactor,
     ...CLIENT_HINTS,
   });
-  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one):
-  // checked by the accounts it serves too, where an account-owned token is known.
+  // A 401/403 says whether the token is invalid, expired or disabled, or lacks a permission (which one): checked by
+  // the accounts it serves too, where an account-owned token is known.
   return withCredentialCheck(
     client,
     "token" in auth ? "token" : "key",
@@ -336,103 +286,4 @@ function oneClient(
 /** Where a token is checked (credential-check.ts): `scope`, and whether the token says it is an account's own. */
 export function tokenScope(auth: Auth, scope: Omit<TokenScope, "accountOwned"> = {}): TokenScope {
   return "token" in auth ? { ...scope, accountOwned: isAccountOwnedToken(auth.token) } : {};
-}
-
-/** Service Key authentication ended on this day (real-answers.md: api-deprecations.yaml). */
-const SERVICE_KEY_END = "2026-09-30";
-
-/**
- * The variables of the environment that hold a Cloudflare Service Key, by name: CLOUDFLARE_API_USER_SERVICE_KEY,
- * CF_API_USER_SERVICE_KEY, X-Auth-User-Service-Key (the header's name), any CLOUDFLARE_… or CF_… SERVICE_KEY. A
- * SERVICE_KEY of another product (SUPABASE_SERVICE_KEY) is not one.
- */
-export function serviceKeyVariables(env: Record<string, string | undefined>): string[] {
-  return Object.keys(env)
-    .filter((name) => (env[name] ?? "").trim() !== "")
-    .filter((name) => /user[_-]?service[_-]?key/i.test(name) || /^(cloudflare|cf)_.*service[_-]?key$/i.test(name))
-    .sort();
-}
-
-/**
- * The one line a run says when the environment holds a Service Key: it is never sent (Cloudflare ended
- * Service Key authentication on 2026-09-30) and what to use instead. It fails nothing: a run with a
- * token goes on; one without still stops on the missing credentials, after this line.
- */
-export function serviceKeyNotice(env: Record<string, string | undefined>): string | undefined {
-  const names = serviceKeyVariables(env);
-  if (names.length === 0) return undefined;
-  return (
-    `warning: ${names.map((n) => printable(n)).join(", ")} ${names.length > 1 ? "are" : "is"} set, but Service Key ` +
-    `authentication ended on ${SERVICE_KEY_END} and zoneform never sends one: use an API token in ` +
-    "CLOUDFLARE_API_TOKEN instead " +
-    "(https://github.com/zoneform/zoneform/blob/main/docs/connecting.md#credentials-and-endpoint)"
-  );
-}
-
-/** A list cap from its flag, else its environment variable, else the default: a whole number of at least 1. */
-function listCap(
-  flag: number | string | undefined,
-  env: string | undefined,
-  flagName: string,
-  envName: string,
-  fallback: number,
-): number {
-  const [raw, from] =
-    flag !== undefined
-      ? [String(flag), flagName]
-      : env !== undefined && env.trim() !== ""
-        ? [env, envName]
-        : [undefined, ""];
-  if (raw === undefined) return fallback;
-  const n = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n))
-    throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
-  return n;
-}
-
-/** `--retries N`: a whole number from 0 to 10. */
-function parseRetries(value: string): number {
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES)
-    throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
-  return n;
-}
-
-/** `--parallelism N`: an integer from 1 to 64. */
-export function parseParallelism(value: string): number {
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_PARALLELISM) {
-    throw new UsageError(`--parallelism must be a whole number from 1 to ${MAX_PARALLELISM}, got "${value}"`);
-  }
-  return n;
-}
-
-/** `--rate-limit N/S`: N requests per S seconds (S may end in s or m: 1200/5m). */
-export function parseRateLimit(value: string): RateLimit {
-  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(s|m)?\s*$/i.exec(value);
-  if (!m) throw new UsageError(`--rate-limit must be N/S, requests per seconds, e.g. 1200/300; got "${value}"`);
-  const seconds = Number(m[2]) * (m[3]?.toLowerCase() === "m" ? 60 : 1);
-  return checkRateLimit({ requests: Number(m[1]), seconds });
-}
-
-function checkRateLimit(r: RateLimit): RateLimit {
-  if (!Number.isInteger(r.requests) || r.requests < 1 || !(r.seconds > 0)) {
-    throw new UsageError(
-      `--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`,
-    );
-  }
-  return r;
-}
-
-/** `--timeout MS`: milliseconds, or a number with a unit (500ms, 30s, 2m); at least 100 ms. */
-export function parseTimeout(value: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
-  const unit = m?.[2]?.toLowerCase() ?? "ms";
-  const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
-  if (!(ms >= 100) || ms > 600_000) {
-    throw new UsageError(
-      `--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`,
-    );
-  }
-  return ms;
 }

@@ -1,15 +1,12 @@
-// The one decision whether zoneform colours its output: every coloured text (plans, validate, the
-// demo) asks `useColor`. In order: --no-color turns it off; NO_COLOR (set, not empty) turns it off;
-// FORCE_COLOR turns it on even when the output is not a terminal (0 or false: off); TERM=dumb turns it
-// off; otherwise colour is on only when that output is a terminal.
+// The one decision whether zoneform colours its output: every coloured text (plans, validate, the demo) asks
+// `useColor`.
+// Spec: docs/commands/README.md.
 import type { CliIO, Output } from "./io.js";
 import type { Env } from "../model/index.js";
 
 export interface ColorInputs {
-  /** The output the coloured text goes to is a terminal. */
   isTTY: boolean;
   env: Env;
-  /** false with --no-color. */
   flag?: boolean;
 }
 

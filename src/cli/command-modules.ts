@@ -1,8 +1,5 @@
-// Every command's module, in the order of `--help`, loaded alone when the command line names it, so that a
-// command loads only what it runs (a plan never loads the emulator, `validate` never loads undici). Any other
-// command line (help, a typo) loads them all. In the bundled executable each is a chunk of its own
-// (scripts/bundle-cli.mjs). This list imports nothing itself: the program (program.ts) starts loading the
-// command's module before commander, which build-program.ts registers it with.
+// Every command's module, in the order of `--help`, loaded alone when the command line names it, so that a command
+// loads only what it runs (a plan never loads the emulator, `validate` never loads undici).
 import type { Register } from "./command.js";
 
 export type CommandModule = { register: Register };

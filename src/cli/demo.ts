@@ -1,10 +1,5 @@
 #!/usr/bin/env node
 // `npm run demo`: the whole job on the built-in emulator, with no account, network or credentials.
-// It starts the emulator in-process, makes the demo zone drift the way zones do (Page Shield switched
-// off, a stale CSP policy, OWASP left at paranoia 1, a skip rule someone added in the dashboard, a
-// Logpush job with an old filter), then runs plan, apply, plan again, drift and audit with a caption
-// before each step. It exits non-zero if any step does not end as it should, or if the digest apply
-// applies is not the one plan printed for the same zone and values.
 import { fileURLToPath } from "node:url";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
@@ -22,7 +17,6 @@ const OWASP = "4814384a9e5d4991b9815dcfc25d2f1f";
 const here = dirname(fileURLToPath(import.meta.url));
 const CONFIG = join(here, "..", "..", "examples", "demo", "zoneform.yaml");
 
-/** The secret the demo file reads from the environment; the demo shows it is never printed. */
 const DEMO_ENV = { DEMO_LOGS_TOKEN: "demo-logs-token-4f1c2b9e", CLOUDFLARE_API_TOKEN: "emulator-token" };
 
 async function call(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -36,7 +30,6 @@ async function call(emu: RunningEmulator, method: string, path: string, body?: u
   return env.result;
 }
 
-/** What someone did to the zone by hand since it was last applied. */
 async function makeDrift(emu: RunningEmulator): Promise<void> {
   await call(emu, "POST", pageShieldApiPath(ZONE, "policies"), {
     description: "Checkout allow-list",
@@ -94,11 +87,9 @@ interface Step {
   caption: string;
   argv: string[];
   expect: number;
-  /** The digest this step prints (`Plan digest: …`, `Applying plan …`), kept to compare. */
   digest?: RegExp;
 }
 
-/** The IO of a step, whose stdout is also kept, to find what it printed. */
 function teeIO(io: CliIO): { io: CliIO; text: () => string } {
   let text = "";
   const stdout = {

@@ -1,6 +1,6 @@
-// The evidence directory, at the edge: `audit --evidence-dir` adds a run's record under a dated name that
-// is never reused (made by a hard link, which fails when the name exists), each record naming the one
-// before it with its sha256; nothing here ever edits or removes a record.
+// The evidence directory, at the edge: `audit --evidence-dir` adds a run's record under a dated name that is never
+// reused (made by a hard link, which fails when the name exists), each record naming the one before it with its
+// sha256.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, link, mkdir, readdir, unlink, writeFile } from "node:fs/promises";
@@ -9,7 +9,6 @@ import { type EvidenceFile, sha256 } from "../audit/index.js";
 import { RuntimeError, UsageError } from "../errors.js";
 import { describeReadProblem, FileReadError, readRegularFile } from "../read-file.js";
 
-/** A record's name: the run's time (sorting by name is sorting by time), then a sequence number. */
 const RECORD = /^zoneform-audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-\d{3}\.json$/;
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 const MAX_SEQUENCE = 999;
@@ -40,8 +39,8 @@ export async function readEvidenceDir(dir: string, label: string): Promise<Evide
 }
 
 /**
- * `--evidence-dir DIR`, before the audit: made when missing, and refused at once when it cannot be
- * written or its records cannot be read, so no audit runs for a record it cannot keep. Resolves with its path.
+ * `--evidence-dir DIR`, before the audit: made when missing, and refused at once when it cannot be written or its
+ * records cannot be read, so no audit runs for a record it cannot keep.
  */
 export async function openEvidenceDir(cwd: string, dir: string): Promise<string> {
   const path = resolve(cwd, dir);
@@ -56,10 +55,7 @@ export async function openEvidenceDir(cwd: string, dir: string): Promise<string>
   return path;
 }
 
-/**
- * Adds a run's record (the audit's JSON document) to `dir`, naming the latest record before it with its
- * sha256. Resolves with the new record's name.
- */
+/** Adds a run's record (the audit's JSON document) to `dir`, naming the latest record before it with its sha256. */
 export async function recordRun(dir: string, doc: Record<string, unknown>, now: Date): Promise<string> {
   await mkdir(dir, { recursive: true });
   const earlier = await readEvidenceDir(dir, "--evidence-dir");

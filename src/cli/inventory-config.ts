@@ -1,6 +1,5 @@
-// The script inventories of a configuration, for `audit -c`, `inventory --merge` and `csp suggest
-// --from-inventory`: -c PATH, else ./zoneform.yaml when it exists. Loaded like `validate` (an unset
-// `${env:…}` is a warning: these commands never use secrets), its warnings on stderr.
+// The script inventories of a configuration, for `audit -c`, `inventory --merge` and `csp suggest --from-inventory`:
+// -c PATH, else ./zoneform.yaml when it exists.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { readConfigFiles, type SourceFile, checkConfigSources, configError } from "../config/index.js";
@@ -15,18 +14,14 @@ interface ConfiguredInventory {
   zone_id: string;
   name?: string;
   inventory: ScriptInventory;
-  /** file:line of the zone. */
   source?: string;
 }
 
 export interface LoadedInventories {
   path: string;
   zones: ConfiguredInventory[];
-  /** Every zone of the file (names, for --zone). */
   all: DesiredZone[];
-  /** The configuration (its `accounts:` name each zone's token). */
   desired: DesiredState;
-  /** The files as read (SARIF locates findings in them). */
   sources: SourceFile[];
 }
 

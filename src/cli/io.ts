@@ -1,5 +1,4 @@
-// What a command may touch of the outside world: streams, environment, working directory. Tests pass
-// their own to run `main(argv, io)` in-process and read what was printed.
+// What a command may touch of the outside world: streams, environment, working directory.
 import process from "node:process";
 import { isatty } from "node:tty";
 import { Redactor } from "../redact.js";
@@ -8,7 +7,6 @@ import type { Env } from "../model/index.js";
 export interface Output {
   write(text: string): void;
   readonly isTTY: boolean;
-  /** A terminal's width in columns, when known (src/cli/width.ts). */
   readonly columns?: number;
 }
 
@@ -17,21 +15,16 @@ export interface CliIO {
   stderr: Output;
   env: Env;
   cwd: string;
-  /** Reads one line from the user (apply's "yes"), or undefined when stdin is not a terminal. */
   prompt?: (question: string) => Promise<string>;
-  /** Lets a long-running command (the emulator) stay up until this resolves. */
   waitForShutdown?: () => Promise<void>;
-  /** Secret values known so far; everything written to stdout and stderr is redacted with it. */
   secrets?: Redactor;
 }
 
-/** zoneform's own credentials: hidden wherever they appear. */
 const CREDENTIAL_ENV = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"];
 
 /**
- * Wraps an IO so that no secret reaches the terminal: the API token and key, and the values the
- * configuration took from `${env:…}` (added as it loads; see Redactor for short values), and secret
- * URL parameters. Environment variables zoneform never used are never hidden.
+ * Wraps an IO so that no secret reaches the terminal: the API token and key, and the values the configuration took
+ * from `${env:…}` (added as it loads; see Redactor for short values), and secret URL parameters.
  */
 export function redactingIO(io: CliIO, opts: { keepEnv?: string[] } = {}): CliIO {
   const secrets = io.secrets ?? new Redactor();
@@ -59,7 +52,6 @@ export function hideVariables(io: Pick<CliIO, "env" | "secrets">, names: Iterabl
   }
 }
 
-/** Errors that mean the reader of a standard stream went away (`zoneform plan | head -3`). */
 const READER_GONE = new Set(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED", "EOF"]);
 
 let outputFailure: NodeJS.ErrnoException | undefined;
@@ -70,9 +62,8 @@ export function outputFailed(): NodeJS.ErrnoException | undefined {
 }
 
 /**
- * A standard stream that never crashes the process: once its reader has gone (EPIPE), further writes
- * are dropped and the command finishes its work quietly, with its own exit code (README "Exit codes").
- * Any other write error (ENOSPC on `> plan.json`) is kept for main.ts to turn into exit 1.
+ * A standard stream that never crashes the process: once its reader has gone (EPIPE), further writes are dropped and
+ * the command finishes its work quietly, with its own exit code (README "Exit codes").
  */
 function streamOutput(stream: NodeJS.WriteStream): Output {
   let gone = false;
@@ -122,9 +113,7 @@ export function processIO(): CliIO {
           }
         }
       : undefined,
-    // Ctrl+C, `kill`, and the terminal closing (SIGHUP) all stop it the same way. The handlers stay
-    // installed: a second signal while the emulator saves its state must not kill it half-way.
-    // Closing stdin or stdout does not stop it (nothing reads stdin; writes to a gone stdout are dropped).
+    // Ctrl+C, `kill`, and the terminal closing (SIGHUP) all stop it the same way.
     waitForShutdown: () =>
       new Promise<void>((resolve) => {
         for (const signal of SHUTDOWN_SIGNALS) process.on(signal, () => resolve());

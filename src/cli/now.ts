@@ -1,5 +1,4 @@
-// The CLI's "now": `ZONEFORM_NOW` when set (src/instant.ts), else the system clock. A value that is not an
-// instant, or a day or time that does not exist (`2026-02-30`), is a usage error (exit 3), not a stack trace.
+// The CLI's "now": `ZONEFORM_NOW` when set (src/instant.ts), else the system clock.
 import { clockFromEnv } from "../instant.js";
 import { UsageError } from "../errors.js";
 

@@ -1,6 +1,4 @@
-// Options shared by the commands that read a configuration: -c/--config, and --zone, --verbose,
-// --no-color. The config option has no commander default so that a command can tell "not given"
-// (apply takes a plan file or -c) from the default ./zoneform.yaml.
+// Options shared by the commands that read a configuration: -c/--config, and --zone, --verbose, --no-color.
 import { Option, type Command } from "commander";
 import { DEFAULT_CONFIG_PATH } from "../model/index.js";
 import { UsageError } from "../errors.js";
@@ -10,22 +8,21 @@ export interface ConfigOption {
 }
 
 export interface CommonOptions {
-  /** --zone, repeatable: zone ids or names to limit the command to. */
   zone?: string[];
   verbose?: boolean;
-  /** --quiet: no progress on stderr. */
   quiet?: boolean;
-  /** false with --no-color. */
   color?: boolean;
 }
 
-export function addConfigOption(cmd: Command): Command {
-  return cmd.addOption(
-    new Option(
-      "-c, --config <path>",
-      `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`,
-    ),
+export function configOption(): Option {
+  return new Option(
+    "-c, --config <path>",
+    `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`,
   );
+}
+
+export function addConfigOption(cmd: Command): Command {
+  return cmd.addOption(configOption());
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -33,9 +30,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /**
- * An option naming a file (`--out <file>`, `--write <file>`, the emulator's `--state` and `--url-file`): a name
- * that is empty or only spaces (`--out ''`, an unset shell variable) is refused (exit 3) before anything is read
- * or written, never taken as "no file".
+ * An option naming a file (`--out <file>`, `--write <file>`, the emulator's `--state` and `--url-file`): a name that
+ * is empty or only spaces (`--out ''`, an unset shell variable) is refused (exit 3) before anything is read or
+ * written, never taken as "no file".
  */
 export function fileOption(flags: `--${string} <file>`, description: string): Option {
   const flag = flags.slice(0, flags.indexOf(" "));
@@ -70,7 +67,6 @@ export function addColorOption(cmd: Command): Command {
 
 export interface ApproveOptions {
   autoApprove?: boolean;
-  /** --yes: the alias of --auto-approve. */
   yes?: boolean;
 }
 

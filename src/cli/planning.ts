@@ -1,5 +1,5 @@
-// What plan, apply and drift share: load the file, pick the zones, build a client, plan through the
-// engine (engine/plan.ts, the library's plan()), and render the plan to stdout in the chosen format.
+// What plan, apply and drift share: load the file, pick the zones, build a client, plan through the engine
+// (engine/plan.ts, the library's plan()), and render the plan to stdout in the chosen format.
 import type { Command } from "commander";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { checkConfigSources, loadConfig, readConfigFiles } from "../config/index.js";
@@ -37,9 +37,7 @@ export interface PlanningOptions {
   color?: boolean;
   parallelism?: number;
   shard?: Shard;
-  /** --quiet: no progress on stderr. */
   quiet?: boolean;
-  /** --base: the configuration the plan is reviewed against (what audit checks is shown as its diff). */
   base?: string;
   [flag: string]: unknown;
 }
@@ -47,18 +45,13 @@ export interface PlanningOptions {
 /** The one colour decision (src/cli/color.ts), kept importable from here. */
 export { useColor };
 
-/**
- * Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. With
- * either, the entries of `accounts:` stay (their tokens serve the zones kept) without their lists: an
- * account's own objects are planned with the whole configuration only, never by every shard at once.
- */
+/** Keeps the zones named by --zone (id or name; an unknown one is a usage error) and in --shard. */
 export function selectZones(desired: DesiredState, wanted: string[] | undefined, shard?: Shard): DesiredState {
   if (!shard && (!wanted || wanted.length === 0)) return desired;
   if (shard) desired = { ...desired, zones: desired.zones.filter((z) => inShard(z.zone_id, shard)) };
   return withoutAccountLists(zonesNamed(desired, wanted));
 }
 
-/** The desired state with each entry of `accounts:` reduced to its id and token. */
 function withoutAccountLists(desired: DesiredState): DesiredState {
   if (!desired.accounts) return desired;
   const keys = ACCOUNT_SECTIONS.map((s) => s.key);
@@ -82,8 +75,8 @@ export async function loadDesired(opts: PlanningOptions, io: CliIO): Promise<Des
 }
 
 /**
- * The base configuration (`--base`): read for what audit checks alone, so its variables need not be set
- * and its problems are one line (it is the branch the change is reviewed against, already checked there).
+ * The base configuration (`--base`): read for what audit checks alone, so its variables need not be set and its
+ * problems are one line (it is the branch the change is reviewed against, already checked there).
  */
 async function loadBase(path: string, io: CliIO): Promise<DesiredState> {
   const checked = checkConfigSources(await readConfigFiles(path, io.cwd), io.env, "warning");
@@ -114,8 +107,8 @@ export async function makePlan(
 }
 
 /**
- * The engine's reading hooks for the CLI: `Reading N zone(s)…` with --verbose, then the progress line
- * (`plan: 3/40 zones read, …`; with --verbose also a line per zone). The caller ends the progress line.
+ * The engine's reading hooks for the CLI: `Reading N zone(s)…` with --verbose, then the progress line (`plan: 3/40
+ * zones read, …`; with --verbose also a line per zone).
  */
 export function readingHooks(
   opts: PlanningOptions,
@@ -135,10 +128,6 @@ export function readingHooks(
   };
 }
 
-/**
- * Reads and plans the zones, showing progress (`plan: 3/40 zones read, …`) until they are read; with
- * --verbose also a line per zone. The progress line is gone when it returns.
- */
 async function readZones(
   client: CloudflareClient,
   desired: DesiredState,
@@ -185,7 +174,7 @@ export function renderPlan(
   const shown = planForDisplay(plan, desired);
   if (format === "markdown")
     return renderPlanMarkdown(shown, markdownOptions(opts as { maxBytes?: string; out?: unknown }));
-  // Fitted to the terminal; a value longer than a line is broken, never cut: a plan is reviewed whole.
+  // Fitted to the terminal.
   return fitFor(
     io,
     io.stdout,
@@ -203,7 +192,9 @@ export function addMaxBytesOption(cmd: Command): Command {
   );
 }
 
-/** The Markdown options of a command's flags: the cap, and where the full plan is (`--out`, or the plan file shown). */
+/**
+ * The Markdown options of a command's flags: the cap, and where the full plan is (`--out`, or the plan file shown).
+ */
 export function markdownOptions(opts: { maxBytes?: string; out?: unknown; planFile?: string }): MarkdownOptions {
   const raw = opts.maxBytes;
   if (raw !== undefined && !/^\d+$/.test(String(raw).trim()))

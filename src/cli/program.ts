@@ -1,8 +1,6 @@
-// The command-line program: the command's module (command-modules.ts) and commander (build-program.ts)
-// are loaded when the command line asks for more than the version, and the one catch: every
-// ZoneformError becomes its message on stderr and its exit code; anything else is an internal error
-// (exit 1) without a stack trace unless --verbose. Messages carry the API's text: every control
-// character but zoneform's own newlines is shown escaped.
+// The command-line program: the command's module (command-modules.ts) and commander (build-program.ts) are loaded
+// when the command line asks for more than the version, and the one catch: every ZoneformError becomes its message
+// on stderr and its exit code.
 import { ZoneformError, EXIT } from "../errors.js";
 import { printable } from "../safe-text.js";
 import { redactingIO, type CliIO } from "./io.js";
@@ -15,12 +13,12 @@ import { loadCommands } from "./command-modules.js";
  * @public scripts/bench/measure.mjs imports it from dist/ (knip cannot follow that path).
  */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
-  // The emulator prints its own ready token on purpose; everything else never shows a credential.
+  // The emulator prints its own ready token on purpose.
   const redacted = redactingIO(
     rawIO,
     argv[0] === "emulator" ? { keepEnv: ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY"] } : {},
   );
-  // Messages on stderr fit the terminal (src/cli/width.ts); the emulator's lines are read by programs.
+  // Messages on stderr fit the terminal (src/cli/width.ts).
   const io = argv[0] === "emulator" ? redacted : { ...redacted, stderr: fittedOutput(redacted.stderr, redacted) };
   let exitCode: number = EXIT.ok;
   let commanderExit: ((err: unknown) => number | undefined) | undefined;
@@ -32,7 +30,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       io.stdout.write(`${VERSION}\n`);
       return EXIT.ok;
     }
-    // The command's module and commander load side by side; commander is never loaded for the version.
+    // The command's module and commander load side by side.
     const [builder, modules] = await Promise.all([import("./build-program.js"), loadCommands(argv[0])]);
     commanderExit = builder.commanderExit;
     const program = await builder.buildProgram(ctx, argv[0], modules);
@@ -43,10 +41,6 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   }
 }
 
-/**
- * Help always goes to stdout and exits 0: `zoneform help X Y` is `zoneform X Y --help`, and bare
- * `zoneform` is `zoneform --help` (commander would print it on stderr as an error).
- */
 function helpRequest(argv: string[]): string[] {
   if (argv.length === 0) return ["--help"];
   if (argv[0] === "help" && argv.length > 1) return [...argv.slice(1), "--help"];

@@ -1,19 +1,12 @@
-// Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr. On a
-// terminal: one line redrawn in place (done/total, requests, rate-limit budget, ETA, and any wait for
-// the rate limit or a retry), erased before normal output. Off a terminal (CI logs, pipes): a
-// heartbeat line every few seconds with the same facts and the current wait, none when the command is
-// done before the first, and a line of its own for each wait for the rate limit longer than a second.
-// The ETA is the measured rate of the unit counted (zones read per second while planning, changes
-// made per second while applying), never of every request of the run, shown only once that rate is
-// measured (estimateEta), with the waits for the rate limit added rather than averaged in. No library fits
-// this (a heartbeat we time, our own Output and clock, no colours, no SIGINT handlers of its own); it
-// is small enough to keep here.
+// Progress of the long commands (plan, apply, drift, audit, csp suggest, export) on stderr.
+// Spec: docs/commands/README.md, flags for the API (progress).
 import process from "node:process";
 import type { RateBudget } from "../cloudflare/index.js";
 import { UsageError } from "../errors.js";
 import { clipWidth } from "../text-width.js";
 import type { CliIO, Output } from "./io.js";
 import type { Env } from "../model/index.js";
+import { estimateEta } from "./progress-eta.js";
 
 /** Where requests and the budget are read from: the API client. */
 export interface ProgressSource {
@@ -25,13 +18,10 @@ export interface ProgressSource {
 export type WaitKind = "rate-limit" | "retry";
 
 export interface ProgressState {
-  /** The command: `plan`, `audit`, … */
   label: string;
   done: number;
   total?: number;
-  /** What `done` counts: `zones read`, `changes made`. */
   unit: string;
-  /** Items read per kind, in the order first seen: [["scripts", 1200], …]. */
   counts?: ReadonlyArray<readonly [string, number]>;
   requests?: number;
   budget?: RateBudget;
@@ -48,14 +38,13 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-/** `1200 requests per 300 s`. */
 function formatLimit(b: { requests: number; seconds: number }): string {
   return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
 }
 
 /**
- * `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`,
- * or for a retry: `waiting 2.0 s to retry (GET zones/…/page_shield answered HTTP 503)`.
+ * `waiting 41 s for the rate limit (1200 requests per 300 s; the server asked to wait after a 429)`, or for a retry:
+ * `waiting 2.0 s to retry (GET zones/…/page_shield answered HTTP 503)`.
  */
 export function formatWait(
   ms: number,
@@ -66,114 +55,6 @@ export function formatWait(
   if (kind === "retry") return `waiting ${formatDuration(ms)} to retry (${reason})`;
   const why = limit ? `${formatLimit(limit)}; ${reason}` : reason;
   return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
-}
-
-/** Units done before the rate is taken as known: the first ones pay for connections and token checks. */
-const ETA_MIN_DONE = 3;
-/** Time since the first unit was done before the rate is taken as known. */
-const ETA_MIN_ELAPSED_MS = 2000;
-/** The shortest time the rate is measured over. */
-const RATE_MIN_WINDOW_MS = 1000;
-
-/** `[time, count]` pairs, oldest first: units done, or requests sent, by then; or waits, `[since, until]`. */
-export type Samples = ReadonlyArray<readonly [number, number]>;
-
-/** When the count first reached `n` (`before` if n <= 0 or it had by then). */
-function timeOf(s: Samples, n: number, before: number): number {
-  if (n <= 0) return before;
-  for (const [t, c] of s) if (c >= n) return Math.max(t, before);
-  return before;
-}
-
-/** The count of the last sample whose time (as `clock` tells it) is not after `at`; 0 before the first. */
-function countAt(s: Samples, at: number, clock = (t: number) => t): number {
-  for (let i = s.length - 1; i >= 0; i--) if (clock(s[i]![0]) <= at) return s[i]![1];
-  return 0;
-}
-
-/** Time from `start` to `at` less the time of `waits` in it: the time requests could flow. */
-function flowTime(at: number, start: number, waits: Samples): number {
-  let t = at - start;
-  for (const [since, until] of waits) {
-    if (since >= at) break;
-    t -= Math.max(0, Math.min(until, at) - Math.max(since, start));
-  }
-  return t;
-}
-
-/**
- * How long until `needed` more requests may all be sent: each past the budget left goes when an older one
- * leaves the sliding window (those in it oldest first, as `sent` dates them; then the budget left, sent now).
- */
-function windowWait(now: number, needed: number, b: RateBudget, sent: Samples): number {
-  const extra = Math.ceil(needed) - b.remaining;
-  if (extra <= 0 || sent.length === 0) return 0;
-  const windowMs = b.seconds * 1000;
-  const inWindow = b.requests - b.remaining;
-  const j = (extra - 1) % b.requests;
-  const oldest = j < inWindow ? timeOf(sent, sent.at(-1)![1] - inWindow + j + 1, now - windowMs) : now;
-  return Math.max(0, oldest + (Math.floor((extra - 1) / b.requests) + 1) * windowMs - now);
-}
-
-/**
- * The phase's requests per unit: as of the end of its last wait for the rate limit, when none were in
- * flight (requests sent for units not yet done would count twice); else as of now.
- */
-function perUnit(p: EtaInput, requests: number, sent: Samples, done: number): number {
-  const last = p.waits?.at(-1)?.[1] ?? p.now;
-  const doneThen = countAt(p.marks, last - 1);
-  if (last >= p.now || doneThen === 0) return requests / done;
-  return (countAt(sent, last - 1) - (sent.at(-1)![1] - requests)) / doneThen;
-}
-
-export interface EtaInput {
-  now: number;
-  startedAt: number;
-  /** Units done by each time the count rose. */
-  marks: Samples;
-  total?: number;
-  /** This phase's requests (not an earlier phase's). */
-  requests?: number;
-  budget?: RateBudget;
-  /** Requests the run had sent by each time, back to the phase's start: when the rate limit's window frees up. */
-  sent?: Samples;
-  /** The phase's waits for the rate limit (every request held), the last one maybe under way. */
-  waits?: Samples;
-  /** One call waits to be retried until then. */
-  retryUntil?: number;
-}
-
-/**
- * Time left: the units left at the rate measured while requests flowed (waits for the rate limit left out),
- * over the later half of the units done and at least a second, from the first unit done on (a slow start and
- * the latency before it weigh nothing); plus the rest of a wait for the rate limit under way; at least until
- * the rate limit's window lets the last request needed go, and until a retry is due. None until ETA_MIN_DONE
- * units are done and ETA_MIN_ELAPSED_MS have gone since the first.
- */
-export function estimateEta(p: EtaInput): number | undefined {
-  const done = p.marks.at(-1)?.[1] ?? 0;
-  if (p.total === undefined || done >= p.total) return undefined;
-  const waits = p.waits ?? [];
-  const flow = (at: number) => flowTime(at, p.startedAt, waits);
-  const first = p.marks[0];
-  if (!first || done < ETA_MIN_DONE || p.now - first[0] < ETA_MIN_ELAPSED_MS) return undefined;
-  const start = flow(first[0]);
-  const end = flow(p.now);
-  const back = Math.max(ETA_MIN_DONE, Math.floor(done / 2));
-  const from = Math.max(start, Math.min(end - RATE_MIN_WINDOW_MS, flow(timeOf(p.marks, done - back, p.startedAt))));
-  const units = done - countAt(p.marks, from, flow);
-  if (!(units > 0)) return undefined;
-  let eta = ((p.total - done) / units) * (end - from);
-  const wait = waits.at(-1);
-  if (wait && wait[1] > p.now) eta += wait[1] - p.now;
-  if (p.retryUntil !== undefined) eta = Math.max(eta, p.retryUntil - p.now);
-  if (p.budget && p.requests !== undefined && p.sent && p.sent.length > 0) {
-    eta = Math.max(
-      eta,
-      windowWait(p.now, perUnit(p, p.requests, p.sent, done) * p.total - p.requests, p.budget, p.sent),
-    );
-  }
-  return eta;
 }
 
 /** `plan: 144/300 zones read, 1021 requests, rate limit 179/1200 left, about 2m left`. */
@@ -187,50 +68,30 @@ export function formatProgress(s: ProgressState): string {
 }
 
 export interface Progress {
-  /** Starts a phase (`plan`, `zones read`, 300); the line or heartbeat shows from now on. */
   begin(label: string, unit: string, total?: number): void;
-  /** How many units are done (and, if it changed, of how many). */
   update(done: number, total?: number): void;
-  /** Counts `n` more items of a kind read (`scripts`). */
   count(kind: string, n?: number): void;
-  /**
-   * Every request waits `ms` for the rate limit, for `reason` (the client's onWait); or (kind retry) one call waits to
-   * be tried again.
-   */
   onWait(ms: number, reason: string, kind?: WaitKind): void;
-  /** Where requests and the budget come from. */
   watch(source: ProgressSource): void;
-  /** A line of its own on stderr (a --verbose log line) that does not break the progress line. */
   log(line: string): void;
-  /** Erases the line on a terminal, before writing to stdout; it is drawn again on the next tick. */
   clear(): void;
-  /** Ends the phase: the line is erased and nothing more is shown until the next begin. */
   end(): void;
-  /** Draws the line or writes a heartbeat if one is due (the timer calls this; tests too). */
   tick(): void;
 }
 
 export interface ProgressOptions {
   out: Output;
-  /** false: only log() writes (--quiet). */
   enabled?: boolean;
-  /** One line redrawn in place; else heartbeat lines. Default: out.isTTY. */
   tty?: boolean;
   now?: () => number;
-  /** Off a terminal: the shortest time between two heartbeat lines (default 5000). */
   heartbeatMs?: number;
-  /** On a terminal: how often the line is redrawn (default 250). */
   refreshMs?: number;
-  /** The terminal's width; the line is cut to fit it (default 80). */
   columns?: () => number | undefined;
-  /** Calls fn every ms until the returned function is called; default an unref'd setInterval. */
   every?: (ms: number, fn: () => void) => () => void;
 }
 
 const DEFAULT_HEARTBEAT_MS = 5000;
-/** Waits shorter than this get no line of their own off a terminal. */
 const SHORT_WAIT_MS = 1000;
-/** Waits for the rate limit from this long on are left out of the rate measured (a pace between requests is not). */
 const WAIT_FLOW_MS = 1000;
 const ERASE = "\r\u001b[K";
 
@@ -240,6 +101,79 @@ function defaultEvery(ms: number, fn: () => void): () => void {
   return () => clearInterval(timer);
 }
 
+interface Phase {
+  label: string;
+  unit: string;
+  total?: number;
+  done: number;
+  startedAt: number;
+  lastBeat: number;
+  requestsAtStart: number;
+  marks: Array<[number, number]>;
+  waits: Array<[number, number]>;
+}
+
+/** What a progress has seen so far, shared by its methods and the helpers below. */
+interface ProgressRun {
+  source?: ProgressSource;
+  phase?: Phase;
+  /** Requests the run had sent by each time, over the rate limit's last window (kept across phases). */
+  sent: Array<[number, number]>;
+  counts: Map<string, number>;
+  wait?: { until: number; reason: string; kind: WaitKind };
+}
+
+/** Notes the requests sent by `at`. */
+function sampleRequests(run: ProgressRun, at: number): number | undefined {
+  const { sent, source } = run;
+  const requests = source?.stats().requests;
+  if (requests === undefined) return undefined;
+  if (sent.at(-1)?.[1] !== requests) sent.push([at, requests]);
+  const keepFrom = Math.min(run.phase?.startedAt ?? at, at - (source?.budget?.().seconds ?? 300) * 1000);
+  let old = 0;
+  while (old + 1 < sent.length && sent[old + 1]![0] <= keepFrom) old++;
+  if (old > 0) sent.splice(0, old);
+  return requests;
+}
+
+function progressState(run: ProgressRun, at: number): ProgressState {
+  const p = run.phase!;
+  const requests = sampleRequests(run, at);
+  const budget = run.source?.budget?.();
+  const wait = run.wait;
+  const eta = estimateEta({
+    now: at,
+    startedAt: p.startedAt,
+    marks: p.marks,
+    total: p.total,
+    // The phase's own requests: a plan's reads are not the cost of an apply's changes.
+    requests: requests === undefined ? undefined : requests - p.requestsAtStart,
+    budget,
+    sent: run.sent,
+    waits: p.waits,
+    retryUntil: wait?.kind === "retry" && wait.until > at ? wait.until : undefined,
+  });
+  return {
+    label: p.label,
+    done: p.done,
+    total: p.total,
+    unit: p.unit,
+    counts: [...run.counts],
+    requests,
+    budget,
+    etaMs: eta,
+  };
+}
+
+/** The progress line; while waiting, the wait and why replace requests and budget: the line must stay short. */
+function waitingLine(run: ProgressRun, s: ProgressState, at: number): string {
+  const wait = run.wait;
+  return wait && wait.until > at
+    ? `${formatProgress({ ...s, requests: undefined, budget: undefined })}, ` +
+        formatWait(wait.until - at, wait.reason, s.budget, wait.kind)
+    : formatProgress(s);
+}
+
 export function createProgress(opts: ProgressOptions): Progress {
   const out = opts.out;
   const enabled = opts.enabled !== false;
@@ -247,69 +181,11 @@ export function createProgress(opts: ProgressOptions): Progress {
   const now = opts.now ?? Date.now;
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const every = opts.every ?? defaultEvery;
-  let source: ProgressSource | undefined;
-  let phase:
-    | {
-        label: string;
-        unit: string;
-        total?: number;
-        done: number;
-        startedAt: number;
-        lastBeat: number;
-        requestsAtStart: number;
-        marks: Array<[number, number]>;
-        waits: Array<[number, number]>;
-      }
-    | undefined;
-  /** Requests the run had sent by each time, over the rate limit's last window (kept across phases). */
-  const sent: Array<[number, number]> = [];
-  const counts = new Map<string, number>();
+  const run: ProgressRun = { sent: [], counts: new Map() };
   let stopTimer: (() => void) | undefined;
   let drawn = "";
-  let wait: { until: number; reason: string; kind: WaitKind } | undefined;
   /** Off a terminal: the end of the last wait given a line. */
   let printedWaitUntil = 0;
-
-  /** Notes the requests sent by `at`; returns them. */
-  const sample = (at: number): number | undefined => {
-    const requests = source?.stats().requests;
-    if (requests === undefined) return undefined;
-    if (sent.at(-1)?.[1] !== requests) sent.push([at, requests]);
-    const keepFrom = Math.min(phase?.startedAt ?? at, at - (source?.budget?.().seconds ?? 300) * 1000);
-    let old = 0;
-    while (old + 1 < sent.length && sent[old + 1]![0] <= keepFrom) old++;
-    if (old > 0) sent.splice(0, old);
-    return requests;
-  };
-
-  const state = (at: number): ProgressState => {
-    const p = phase!;
-    const requests = sample(at);
-    const budget = source?.budget?.();
-    const eta = estimateEta({
-      now: at,
-      startedAt: p.startedAt,
-      marks: p.marks,
-      total: p.total,
-      // The phase's own requests: a plan's reads are not the cost of an apply's changes.
-      requests: requests === undefined ? undefined : requests - p.requestsAtStart,
-      budget,
-      sent,
-      waits: p.waits,
-      retryUntil: wait?.kind === "retry" && wait.until > at ? wait.until : undefined,
-    });
-    return {
-      label: p.label,
-      done: p.done,
-      total: p.total,
-      unit: p.unit,
-      counts: [...counts],
-      requests,
-      budget,
-      etaMs: eta,
-    };
-  };
-  const limit = (): { requests: number; seconds: number } | undefined => source?.budget?.();
 
   const clear = (): void => {
     if (drawn === "") return;
@@ -318,78 +194,71 @@ export function createProgress(opts: ProgressOptions): Progress {
   };
 
   const tick = (): void => {
+    const phase = run.phase;
     if (!enabled || !phase) return;
     const at = now();
     if (tty) {
-      const s = state(at);
-      // While waiting, the wait and why replace requests and budget: the line must stay short.
-      let line = waitingLine(s, at);
       // One column short of the width: a line that fills it would wrap on some terminals.
-      line = clipWidth(line, Math.max(20, (opts.columns?.() || 80) - 1));
+      const line = clipWidth(waitingLine(run, progressState(run, at), at), Math.max(20, (opts.columns?.() || 80) - 1));
       if (line === drawn) return;
       out.write(`\r${line}\u001b[K`);
       drawn = line;
     } else if (at - phase.lastBeat >= heartbeatMs) {
       // Steady: the next beat is due a whole interval after this one was, however late the timer ran.
       phase.lastBeat += Math.floor((at - phase.lastBeat) / heartbeatMs) * heartbeatMs;
-      out.write(`${waitingLine(state(at), at)}\n`);
+      out.write(`${waitingLine(run, progressState(run, at), at)}\n`);
     }
   };
-  /** The progress line; while waiting, the wait and why replace requests and budget (the line stays short). */
-  const waitingLine = (s: ProgressState, at: number): string =>
-    wait && wait.until > at
-      ? `${formatProgress({ ...s, requests: undefined, budget: undefined })}, ` +
-        formatWait(wait.until - at, wait.reason, s.budget, wait.kind)
-      : formatProgress(s);
 
   return {
     begin(label, unit, total) {
       if (!enabled) return;
       stopTimer?.();
       clear();
-      counts.clear();
+      run.counts.clear();
       const at = now();
-      phase = {
+      run.phase = {
         label,
         unit,
         total,
         done: 0,
         startedAt: at,
         lastBeat: at,
-        requestsAtStart: sample(at) ?? 0,
+        requestsAtStart: sampleRequests(run, at) ?? 0,
         marks: [],
         waits: [],
       };
       stopTimer = every(tty ? (opts.refreshMs ?? 250) : Math.min(1000, heartbeatMs), tick);
     },
     update(done, total) {
+      const phase = run.phase;
       if (!phase) return;
       const at = now();
       if (done !== phase.done) phase.marks.push([at, done]);
-      sample(at);
+      sampleRequests(run, at);
       phase.done = done;
       if (total !== undefined) phase.total = total;
     },
     count(kind, n = 1) {
-      if (!phase) return;
-      counts.set(kind, (counts.get(kind) ?? 0) + n);
+      if (!run.phase) return;
+      run.counts.set(kind, (run.counts.get(kind) ?? 0) + n);
     },
     onWait(ms, reason, kind = "rate-limit") {
       if (!enabled) return;
+      const { phase, wait } = run;
       const at = now();
       const until = at + ms;
-      if (!wait || until > wait.until || wait.until <= at) wait = { until, reason, kind };
+      if (!wait || until > wait.until || wait.until <= at) run.wait = { until, reason, kind };
       const last = phase?.waits.at(-1);
       if (phase && kind === "rate-limit" && last && last[1] > at) last[1] = Math.max(last[1], until);
       else if (phase && kind === "rate-limit" && ms >= WAIT_FLOW_MS) phase.waits.push([at, until]);
-      // A retry's wait shows in the line or the next heartbeat; a wait for the rate limit holds every request, and gets
-      // a line at once.
+      // A retry's wait shows in the line or the next heartbeat.
       if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
       printedWaitUntil = until;
-      out.write(`${formatWait(ms, reason, limit())}\n`);
+      out.write(`${formatWait(ms, reason, run.source?.budget?.())}\n`);
     },
     watch(s) {
-      source = s;
+      run.source = s;
     },
     log(line) {
       clear();
@@ -400,7 +269,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       stopTimer?.();
       stopTimer = undefined;
       clear();
-      phase = undefined;
+      run.phase = undefined;
     },
     tick,
   };
@@ -418,8 +287,8 @@ export function heartbeatFromEnv(env: Env): number {
 }
 
 /**
- * The command's progress on stderr: off with --quiet (log lines still written), heartbeat lines when
- * stderr is not a terminal or is a dumb one.
+ * The command's progress on stderr: off with --quiet (log lines still written), heartbeat lines when stderr is not a
+ * terminal or is a dumb one.
  */
 export function progressFor(io: CliIO, opts: { quiet?: boolean }): Progress {
   const tty = io.stderr.isTTY && io.env.TERM !== "dumb";

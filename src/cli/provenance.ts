@@ -1,7 +1,5 @@
-// The provenance of the configuration files an audit read, for its evidence: each file's sha256 (of its
-// bytes as read) and, when it sits in a git checkout, the checkout's commit and whether the file is that
-// commit's. One bounded `git status` a file; no git on the machine, or a file outside any checkout, is
-// "not in a git checkout", never an error.
+// The provenance of the configuration files an audit read, for its evidence: each file's sha256 (of its bytes as
+// read) and, when it sits in a git checkout, the checkout's commit and whether the file is that commit's.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -10,11 +8,9 @@ import type { SourceFile } from "../config/index.js";
 import type { Env } from "../model/index.js";
 import { printable } from "../safe-text.js";
 
-/** How long one git call may take. */
 const GIT_TIMEOUT_MS = 5000;
 const MAX_GIT_OUTPUT = 1024 * 1024;
 
-/** The variables git is run with: what finds it and its user config, none that redirects it (GIT_DIR…). */
 function gitEnv(env: Env): NodeJS.ProcessEnv {
   const pass = (k: string) => env[k] ?? process.env[k];
   const out: NodeJS.ProcessEnv = {};
@@ -51,9 +47,8 @@ function git(cwd: string, args: readonly string[], env: Env): Promise<GitAnswer>
 }
 
 /**
- * The file's git state: its checkout's HEAD commit, and clean when `git status` shows nothing for the file
- * (tracked, no change staged or not, not ignored), so the bytes read are the commit's. Only that file
- * counts: other changes in the checkout are not part of the evidence.
+ * The file's git state: its checkout's HEAD commit, and clean when `git status` shows nothing for the file (tracked,
+ * no change staged or not, not ignored), so the bytes read are the commit's.
  */
 async function gitState(file: string, env: Env): Promise<GitProvenance | null> {
   const args = ["status", "--porcelain=v2", "--branch", "--ignored=matching", "--untracked-files=all"];

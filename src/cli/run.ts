@@ -7,7 +7,7 @@ export async function run(main: (argv: string[], io: CliIO) => Promise<number>):
   const io = processIO();
   handleProcessWarnings(process.argv, io);
   const code = await main(process.argv.slice(2), io);
-  // A reader that went away (`| head`) is not an error; a write that failed otherwise (a full disk) is.
+  // A reader that went away (`| head`) is not an error.
   const failed = outputFailed();
   if (failed && code === 0) io.stderr.write(`Error: writing the output failed (${failed.code ?? failed.message})\n`);
   process.exitCode = failed && code === 0 ? 1 : code;

@@ -1,10 +1,7 @@
-// The `# yaml-language-server: $schema=` reference `export` and `waf-migration config` write: a path
-// to the draft-07 schema (the one editors handle fully) that works from the written file's own folder
-// on any machine that has the project, or nothing.
-//  1. zoneform installed in the project: the nearest node_modules/zoneform/schemas/… above the
-//     file's folder (the project's own dependency, so the path travels with the project);
-//  2. else, a file written inside the zoneform checkout that runs: its schemas/…;
-//  3. else no line: a path into a global install or another checkout would hold only on this machine.
+// The `# yaml-language-server: $schema=` reference `export` and `waf-migration config` write: a path to the draft-07
+// schema (the one editors handle fully) that works from the written file's own folder on any machine that has the
+// project, or nothing.
+// Spec: docs/commands/export.md.
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,8 +18,8 @@ function asRef(fromDir: string, file: string): string {
 }
 
 /**
- * The `$schema` reference for a file written into `outputDir` (relative, `./` or `../` first), or
- * undefined when no reference would work from there on another machine.
+ * The `$schema` reference for a file written into `outputDir` (relative, `./` or `../` first), or undefined when no
+ * reference would work from there on another machine.
  */
 export function schemaRefFrom(outputDir: string, packageRoot: string = RUNNING_PACKAGE_ROOT): string | undefined {
   const from = resolve(outputDir);

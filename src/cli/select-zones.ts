@@ -1,5 +1,4 @@
-// `--zone ID|NAME` (repeatable): the zones of a loaded configuration it names. Ids and names compare as
-// zone-ref.ts reads them: case-insensitive, a final dot dropped; a name matching no zone is a usage error.
+// `--zone ID|NAME` (repeatable): the zones of a loaded configuration it names.
 import { UsageError } from "../errors.js";
 import type { DesiredState } from "../sections/index.js";
 

@@ -1,5 +1,4 @@
-// `--shard K/N`: a stable split of the zones of a file across N runners (a CI matrix). A zone belongs
-// to shard K when the hash of its id falls there, so adding or removing a zone never moves the others.
+// `--shard K/N`: a stable split of the zones of a file across N runners (a CI matrix).
 import { createHash } from "node:crypto";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";

@@ -1,10 +1,5 @@
-// SIGINT (Ctrl+C) and SIGTERM during a command that writes (`apply`, `waf-migration start`, `logpush
-// challenge`). Before its first write a signal stops the process at once: nothing was written. Once
-// the writes begin, the first signal stops the client: no request is sent after it, not even one
-// already waiting for a slot, the rate limit or a backoff; the writes already on the wire are let
-// finish (each within --timeout) and reported one by one as they land, fail or stay unknown; the
-// command then ends with exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once with the
-// same accounting, naming the writes still on the wire.
+// SIGINT (Ctrl+C) and SIGTERM during a command that writes (`apply`, `waf-migration start`, `logpush challenge`).
+// Spec: docs/commands/apply.md.
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { EXIT, RunStoppedError, ZoneformError } from "../errors.js";
 import { printable } from "../safe-text.js";
@@ -17,8 +12,8 @@ export function signalExit(signal: NodeJS.Signals): number {
 }
 
 /**
- * What a command that was stopped by `signal` throws instead of `err`: the same message with the signal's exit
- * code, so that a run a signal stopped part-way ends as every stopped run does (its report tells the rest).
+ * What a command that was stopped by `signal` throws instead of `err`: the same message with the signal's exit code,
+ * so that a run a signal stopped part-way ends as every stopped run does (its report tells the rest).
  */
 export function withSignalCode(err: unknown, signal: NodeJS.Signals | undefined): unknown {
   if (signal === undefined || !(err instanceof ZoneformError) || err.exitCode === signalExit(signal)) return err;
@@ -38,20 +33,15 @@ interface Shown {
 }
 
 export interface SignalGuard {
-  /** The first write is about to go out: from now on a signal stops `client` instead of the process. */
   writesBegin(client: CloudflareClient, tally: () => Tally, shown?: Shown): void;
-  /** Whether a signal came during the writes. */
   stopping(): boolean;
-  /** The signal that came during the writes, if one did. */
   signal(): NodeJS.Signals | undefined;
-  /** Removes the handlers. */
   end(): void;
 }
 
 /**
- * The report of a second signal: the changes of the run, each counted once, in four counts that add up
- * to the total (made, failed, sent but unanswered, not made), then the unanswered writes one a line.
- * A change has at most one write on the wire at a time, so each unanswered write is one change.
+ * The report of a second signal: the changes of the run, each counted once, in four counts that add up to the total
+ * (made, failed, sent but unanswered, not made), then the unanswered writes one a line.
  */
 export function stoppedAtOnce(t: Tally, pending: ReadonlyArray<{ method: string; path: string }>): string {
   const open = Math.max(0, t.total - t.made - t.failed);
@@ -121,11 +111,8 @@ export function guardSignals(io: CliIO): SignalGuard {
 }
 
 /**
- * A guided command's run (`waf-migration start`, `logpush challenge`: one change, made by the
- * engine's executeOne inside `write`): signals as above. When a signal came during the write, the
- * command ends with the signal's exit code whatever the write's outcome, which its error (or the
- * outcome line printed at the signal) tells; what the command does after its write is its own
- * affair (`guard.stopping()` says whether to skip further reads: the stopped client refuses them).
+ * A guided command's run (`waf-migration start`, `logpush challenge`: one change, made by the engine's executeOne
+ * inside `write`): signals as above.
  */
 export async function guidedRun(
   ctx: CommandContext,

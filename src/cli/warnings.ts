@@ -1,8 +1,6 @@
-// Node's process warnings (process.emitWarning: a dependency's notice, an experimental API, a
-// deprecation) are never printed raw on stderr: Node's own printer, "(node:123) Warning: …" with a hint to
-// run node with --trace-warnings, is removed. What a warning means for the user is said by zoneform
-// itself where it arises (a YAML key that is a list is a finding of the file); with --verbose a warning
-// is shown on one line, printable, as a note for a bug report.
+// Node's process warnings (process.emitWarning: a dependency's notice, an experimental API, a deprecation) are never
+// printed raw on stderr: Node's own printer, "(node:123) Warning: …" with a hint to run node with --trace-warnings,
+// is removed.
 import process from "node:process";
 import { printable } from "../safe-text.js";
 import type { CliIO } from "./io.js";

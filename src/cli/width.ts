@@ -1,11 +1,8 @@
-// How wide human output may be (docs/commands/README.md "Output width"): on a terminal, its width;
-// elsewhere (a pipe, a file, a CI log), the COLUMNS variable when set, else no limit, so that a saved
-// or logged plan keeps every value whole. JSON, CSV, SARIF and Markdown are never fitted.
+// How wide human output may be (docs/commands/README.md "Output width"): on a terminal, its width.
 import { fitText, type FitOptions } from "../text-width.js";
 import type { Env } from "../model/index.js";
 import type { CliIO, Output } from "./io.js";
 
-/** Narrowest width honoured: below it, lines are fitted to this. */
 const MIN_WIDTH = 40;
 
 /** The columns `out` may use, or undefined for no limit. */
@@ -17,8 +14,8 @@ export function outputWidth(out: Output, env: Env): number | undefined {
 }
 
 /**
- * `text` fitted to the width of `out` (src/text-width.ts fitText), redacted first: what is cut or
- * broken can no longer hold a secret.
+ * `text` fitted to the width of `out` (src/text-width.ts fitText), redacted first: what is cut or broken can no
+ * longer hold a secret.
  */
 export function fitFor(io: CliIO, out: Output, text: string, opts: FitOptions = {}): string {
   const width = outputWidth(out, io.env);
@@ -27,9 +24,8 @@ export function fitFor(io: CliIO, out: Output, text: string, opts: FitOptions = 
 }
 
 /**
- * `out` with each whole line written to it fitted to its width, redacted first (long words broken,
- * never cut: a message loses nothing). A write that redraws a line (`\r`, the progress line) or does
- * not end a line passes as it is.
+ * `out` with each whole line written to it fitted to its width, redacted first (long words broken, never cut: a
+ * message loses nothing).
  */
 export function fittedOutput(out: Output, io: Pick<CliIO, "env" | "secrets">): Output {
   return {

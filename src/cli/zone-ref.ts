@@ -1,6 +1,5 @@
-// `--zone` of the commands that talk to the API without a file (audit, export, certificates, csp
-// suggest, logpush challenge, waf-migration): each value is a zone id (32 hex) or a zone name. A name
-// is looked up once with `GET zones?name=` (names in parallel); exactly one zone must answer.
+// `--zone` of the commands that talk to the API without a file (audit, export, certificates, csp suggest, logpush
+// challenge, waf-migration): each value is a zone id (32 hex) or a zone name.
 import { domainToASCII } from "node:url";
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../cloudflare/index.js";
@@ -11,9 +10,7 @@ import { printable } from "../safe-text.js";
 export type ZoneRef = { id: string } | { name: string };
 
 const ZONE_ID = /^[0-9a-f]{32}$/i;
-/** A label: letters, digits and hyphens, not starting or ending with a hyphen, at most 63. */
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
-/** Two labels or more; the last (the TLD) not all digits, so an IP address is not a name. */
 const ZONE_NAME = new RegExp(`^(?:${LABEL}\\.)+(?=[a-z0-9-]*[a-z])${LABEL}$`);
 
 function badZone(value: string): UsageError {
@@ -34,7 +31,6 @@ export function parseZoneRef(value: string): ZoneRef {
 }
 
 export interface ParseZoneRefsOptions {
-  /** The command takes one zone; the reason is said when more are given. */
   single?: string;
 }
 
@@ -93,7 +89,7 @@ export async function lookUpZoneName(client: CloudflareClient, name: string): Pr
   return ids[0]!;
 }
 
-/** The zone ids the refs name, in order and without duplicates; each name looked up once, in parallel. */
+/** The zone ids the refs name, in order and without duplicates. */
 export async function resolveZoneRefs(client: CloudflareClient, refs: readonly ZoneRef[]): Promise<string[]> {
   const names = [...new Set(refs.flatMap((r) => ("name" in r ? [r.name] : [])))];
   const found = new Map(await Promise.all(names.map(async (n) => [n, await lookUpZoneName(client, n)] as const)));
@@ -105,7 +101,6 @@ export async function resolveZoneRef(client: CloudflareClient, ref: ZoneRef): Pr
   return "id" in ref ? ref.id : lookUpZoneName(client, ref.name);
 }
 
-/** Collects repeated `--zone` values; a comma list counts as several. */
 function collectZones(value: string, previous: string[] | undefined): string[] {
   return [
     ...(previous ?? []),
@@ -117,8 +112,8 @@ function collectZones(value: string, previous: string[] | undefined): string[] {
 }
 
 /**
- * Adds `--zone ID|NAME`: repeatable for a command over several zones, or (with `single`) one zone,
- * a repeat being a usage error that `parseZoneRefs` reports.
+ * Adds `--zone ID|NAME`: repeatable for a command over several zones, or (with `single`) one zone, a repeat being a
+ * usage error that `parseZoneRefs` reports.
  */
 export function addZoneRefOption(cmd: Command, opts: { single?: boolean } = {}): Command {
   const help = opts.single

@@ -1,16 +1,8 @@
 #!/usr/bin/env node
-// The `zoneform` executable (package.json "bin"; bundled to dist/cli/zoneform.js by
-// scripts/bundle-cli.mjs). It imports nothing before it has checked the Node version, so that an old
-// Node prints one line instead of a stack trace: plain syntax only (no `?.`, `??`, top-level await or
-// static import), which every Node parses. Then it turns on Node's compile cache (module.enableCompileCache,
-// Node 22.1 and later; a Node without it runs without), which keeps the code V8 compiled for the
-// program's modules on disk between runs (in the system's temporary directory, or where
-// NODE_COMPILE_CACHE says), and only then loads the program: main.js, bundled with it into one ES
-// module bundle whose commands are chunks loaded when the command line names them.
+// The `zoneform` executable (package.json "bin"; bundled to dist/cli/zoneform.js by scripts/bundle-cli.mjs).
 
 /** package.json's "engines" range, written in by the bundler. */
 declare const __ZONEFORM_ENGINES__: string;
-/** The Node lines zoneform is tested on. */
 const SUPPORTED = "22, 24 and 26";
 
 const engines = __ZONEFORM_ENGINES__;

@@ -2,7 +2,8 @@
 // never throttled, a 429 pauses every caller, and --parallelism caps what is in flight.
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { addClientOptions, clientFromOptions } from "../../src/cli/client-options.js";
+import { addClientOptions } from "../../src/cli/client-flags.js";
+import { clientFromOptions } from "../../src/cli/client-options.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { CredentialsError, UsageError } from "../../src/errors.js";
 import { TestEmulator, ZONE, clientOn } from "../helpers/cli.js";

@@ -1,7 +1,7 @@
-// `zoneform apply`: a thin layer over the engine (engine/apply.ts): from the file, planAndApply (plan,
-// show, confirm, execute), or from a saved plan, apply (verify: refuse if edited, not made from the
-// configuration given with -c, stale or unsafe; re-read; execute). Here: locks, prompts, signals,
-// progress and output. Exit 4 with a report when it stops part-way.
+// `zoneform apply`: a thin layer over the engine (engine/apply.ts): from the file, planAndApply (plan, show,
+// confirm, execute), or from a saved plan, apply (verify: refuse if edited, not made from the configuration given
+// with -c, stale or unsafe; re-read; execute).
+// Spec: docs/commands/apply.md.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
 import { RuntimeError, UsageError, formatProblem } from "../../errors.js";
@@ -18,7 +18,8 @@ import type { DesiredState } from "../../sections/index.js";
 import type { Plan } from "../../model/index.js";
 import { digestLine, displayRedactor, summariseZones, totalChanges } from "../../plan/index.js";
 import { printable } from "../../safe-text.js";
-import { addClientOptions, apiUrlFrom, clientFromOptions } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
+import { apiUrlFrom, clientFromOptions } from "../client-options.js";
 import { hideVariables, type CliIO } from "../io.js";
 import { tokenVariables } from "../account-tokens.js";
 import {
@@ -34,13 +35,13 @@ import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
 import { guardSignals, signalExit, withSignalCode, type SignalGuard } from "../signals.js";
 import type { CloudflareClient } from "../../cloudflare/index.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface ApplyOptions extends PlanningOptions, ApproveOptions {
   force?: boolean;
   expectDigest?: string;
 }
 
-/** Asks before the writes, showing the digest of the plan it would apply (the one `plan` printed for it). */
 async function confirm(io: CliIO, opts: ApplyOptions, digest: string): Promise<void> {
   if (approvedInAdvance(opts)) return;
   if (!io.prompt) {
@@ -53,11 +54,6 @@ async function confirm(io: CliIO, opts: ApplyOptions, digest: string): Promise<v
   if (answer.trim() !== "yes") throw new RuntimeError("Apply cancelled; nothing was changed.");
 }
 
-/**
- * How the plan's calls run (the engine's hooks): once the writes begin, a signal stops the client
- * (signals.ts) and the engine starts nothing new; the report then says what was done, failed and not
- * attempted, exit 130 (SIGINT) or 143 (SIGTERM). `end` ends the progress; `executed` is the plan run.
- */
 function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard: SignalGuard) {
   let finished = 0;
   let total = 0;
@@ -81,10 +77,6 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard:
   };
   return {
     hooks,
-    /**
-     * Once the engine returned with every change made: the summary line on stdout, or, after a signal that came
-     * once every change had been sent, one line on stderr saying all were made (the run exits with its code).
-     */
     complete(): void {
       if (!executed) return;
       const s = summariseZones(executed.zones);
@@ -105,10 +97,6 @@ function writing(client: CloudflareClient, io: CliIO, progress: Progress, guard:
   };
 }
 
-/**
- * The configuration `-c` names beside a saved plan: the plan must have been made from it (the engine
- * compares them before any read). Loaded as `plan` loads it, its warnings shown; undefined without -c.
- */
 async function configBeside(opts: ApplyOptions, io: CliIO): Promise<DesiredState | undefined> {
   if (opts.config === undefined) return undefined;
   const { desired, warnings } = await loadConfig(opts.config, { env: io.env, cwd: io.cwd });
@@ -117,13 +105,6 @@ async function configBeside(opts: ApplyOptions, io: CliIO): Promise<DesiredState
   return desired;
 }
 
-/**
- * A saved plan, applied by the engine (engine/apply.ts): with -c, it must have been made from that
- * configuration; its desired state is planned again against the live zones, and only if the result is
- * the saved plan (same fingerprints, same operations, same everything shown) is it applied; what runs
- * is the new plan. Its form, digest and references are checked first here too, to lock the zones it
- * selects and to redact its values in whatever is shown.
- */
 async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard: SignalGuard): Promise<void> {
   const saved = await readPlanFile(file);
   const verification = { file, env: io.env, expectDigest: opts.expectDigest };
@@ -164,23 +145,30 @@ async function applySavedPlan(file: string, opts: ApplyOptions, io: CliIO, guard
   }
 }
 
-export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("apply")
-    .argument(
+const APPLY: CommandTable = {
+  name: "apply",
+  arguments: [
+    [
       "[plan-file]",
       "a plan saved with `zoneform plan --out`; without it, plan from the file first. With -c too, the plan must " +
         "have been made from that configuration",
-    )
-    .description(
-      "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 " +
-        "stopped part-way.",
-    )
-    .option("--force", "apply even when a zone's deletes exceed safety.max_deletes")
-    .option(
-      "--expect-digest <sha256>",
-      "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)",
-    );
+    ],
+  ],
+  description:
+    "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 " +
+    "stopped part-way.",
+  options: [
+    { flags: "--force", description: "apply even when a zone's deletes exceed safety.max_deletes" },
+    {
+      flags: "--expect-digest <sha256>",
+      description:
+        "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)",
+    },
+  ],
+};
+
+export function register(program: Command, ctx: CommandContext): void {
+  const cmd = commandFromTable(program, APPLY);
   addApproveOptions(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -198,8 +186,8 @@ export function register(program: Command, ctx: CommandContext): void {
     const guard = guardSignals(io);
     try {
       await (planFile ? applySavedPlan(planFile, opts, io, guard) : applyFromFile(opts, io, guard));
-      // A signal once every change had been sent: all were made (the report said so), and the run still
-      // ends with the signal's code, which a shell under `set -e` or a CI runner takes for a stopped run.
+      // A signal once every change had been sent: all were made (the report said so), and the run still ends with the
+      // signal's code, which a shell under `set -e` or a CI runner takes for a stopped run.
       const signal = guard.signal();
       if (signal !== undefined) ctx.setExit(signalExit(signal));
     } catch (err) {
@@ -211,7 +199,6 @@ export function register(program: Command, ctx: CommandContext): void {
   });
 }
 
-/** Plans from the configuration, shows the plan, asks, and applies that plan (the engine's planAndApply). */
 async function applyFromFile(opts: ApplyOptions, io: CliIO, guard: SignalGuard): Promise<void> {
   const desired = await loadDesired(opts, io);
   const release = await lockZones(lockNames(desired), {
@@ -250,7 +237,6 @@ async function applyFromFile(opts: ApplyOptions, io: CliIO, guard: SignalGuard):
   }
 }
 
-/** What apply locks: each zone, and each account of `accounts:` (its own objects are written too). */
 function lockNames(desired: DesiredState): string[] {
   return [...desired.zones.map((z) => z.zone_id), ...(desired.accounts ?? []).map((a) => `account-${a.account_id}`)];
 }

@@ -1,5 +1,6 @@
-// `zoneform certificates --zone ID`: which custom hostnames use which certificate authority, flagging
-// those still on the CA whose cross-signed chain was retired. A report: it exits 0 even when it flags.
+// `zoneform certificates --zone ID`: which custom hostnames use which certificate authority, flagging those still on
+// the CA whose cross-signed chain was retired.
+// Spec: docs/commands/certificates.md.
 import type { Command } from "commander";
 import { safeJson } from "../../safe-text.js";
 import { fitFor } from "../width.js";
@@ -8,26 +9,28 @@ import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from 
 import { parseFormat } from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRefs } from "../zone-ref.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface CertificatesOptions extends ClientFlagValues {
   zone?: string[];
   format?: string;
 }
 
-/** Custom hostname lists are paged at most 50 a page. */
 const PAGE_SIZE = 50;
 /** Version of the `--format json` document. */
 export const CERTIFICATES_FORMAT_VERSION = 1;
 
+const CERTIFICATES: CommandTable = {
+  name: "certificates",
+  description:
+    "List the zones' custom hostnames with their certificate authority, SSL status and validation method, " +
+    "flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when " +
+    "hostnames are flagged, 1 on error.",
+  options: [{ flags: "--format <format>", description: "text | json", default: "text" }],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("certificates")
-    .description(
-      "List the zones' custom hostnames with their certificate authority, SSL status and validation method, " +
-        "flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when " +
-        "hostnames are flagged, 1 on error.",
-    )
-    .option("--format <format>", "text | json", "text");
+  const cmd = commandFromTable(program, CERTIFICATES);
   addReadCommandOptions(cmd, { verbose: "log every API call to stderr" });
   cmd.action(async (opts: CertificatesOptions) => {
     const { io } = ctx;

@@ -1,10 +1,6 @@
-// `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts
-// and connections Page Shield found, printed as a directive and as a policy ready to paste under
-// `page_shield.policies`. Malicious hosts are left out and listed, and so is every URL or page host the
-// CSP grammar does not allow or that comes from a look-alike host (src/csp/suggest.ts), with a Warning
-// line on stderr. Hosts, URLs and reasons come from the API: the text shows them printable (control and
-// bidirectional characters escaped), and the YAML block writes every `${` as `$${` (export's
-// escapeTemplates) so that the file reads it back as text.
+// `zoneform csp suggest`: a script-src / connect-src value built from the active, non-malicious scripts and
+// connections Page Shield found, printed as a directive and as a policy ready to paste under `page_shield.policies`.
+// Spec: docs/commands/csp.md.
 import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../../cloudflare/index.js";
 import { CspSuggester, hostExpression, type CspSuggestion, type DroppedSource } from "../../csp/index.js";
@@ -17,7 +13,8 @@ import { addReadCommandOptions, clientFromOptions, type ClientFlagValues } from 
 import type { CommandContext } from "../command.js";
 import { progressFor } from "../progress.js";
 import { parseZoneRefs, resolveZoneRef } from "../zone-ref.js";
-import { collectList, parseScoreThreshold } from "./audit.js";
+import { type CommandTable, collectList, commandFromTable } from "../option-table.js";
+import { parseScoreThreshold } from "./audit.js";
 import { loadInventories } from "../inventory-config.js";
 import { addConfigOption } from "../options.js";
 import type { CliIO } from "../io.js";
@@ -146,84 +143,96 @@ export function renderSuggestionText(zoneId: string, s: CspSuggestion, block: st
       `reports are clean):`,
     "",
   );
-  // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks;
-  // shown as text, those are escaped too (its own newlines kept).
+  // The policy block is YAML: the yaml library escapes C0 controls, not DEL, C1 or bidirectional marks.
   return `${lines.join("\n")}\n${printable(block, { keepNewlines: true })}`;
 }
+
+const SUGGEST: CommandTable = {
+  name: "suggest",
+  description: "Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.",
+  options: [
+    {
+      flags: "--host <host>",
+      description: "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+      parse: collectList,
+    },
+    {
+      flags: "--format <format>",
+      description: "text | yaml (yaml: only the policy block, to paste or append)",
+      default: "text",
+    },
+    new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"),
+    { flags: "--description <text>", description: "description (identity) of the suggested policy" },
+    {
+      flags: "--wildcard-threshold <n>",
+      description: "this many subdomains of one domain become https://*.domain (0: never)",
+      default: "5",
+    },
+    {
+      flags: "--malicious-below <score>",
+      description: "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
+      default: String(MALICIOUS_SCORE_THRESHOLD),
+    },
+    {
+      flags: "--threat-below <score>",
+      description: "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
+      default: String(THREAT_SCORE_THRESHOLD),
+    },
+    {
+      flags: "--from-inventory",
+      description:
+        `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): ` +
+        `script-src holds exactly the authorized scripts`,
+    },
+  ],
+};
 
 export function register(program: Command, ctx: CommandContext): void {
   const csp = program
     .command("csp")
     .description("Content security policy helpers built from the Page Shield inventory.");
-  const cmd = csp
-    .command("suggest")
-    .description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.")
-    .option(
-      "--host <host>",
-      "only items seen on this host; * at the start or end is a wildcard (repeatable)",
-      collectList,
-    )
-    .option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text")
-    .addOption(
-      new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"),
-    )
-    .option("--description <text>", "description (identity) of the suggested policy")
-    .option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5")
-    .option(
-      "--malicious-below <score>",
-      "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
-      String(MALICIOUS_SCORE_THRESHOLD),
-    )
-    .option(
-      "--threat-below <score>",
-      "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
-      String(THREAT_SCORE_THRESHOLD),
-    );
-  cmd.option(
-    "--from-inventory",
-    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): ` +
-      `script-src holds exactly the authorized scripts`,
-  );
+  const cmd = commandFromTable(csp, SUGGEST);
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
-  cmd.action(async (opts: CspFlags) => {
-    const { io } = ctx;
-    if (opts.fromInventory) {
-      const explicitAction = cmd.getOptionValueSource("action") === "cli";
-      return suggestFromInventory(io, opts, explicitAction ? (opts.action as "allow" | "log") : "allow");
-    }
-    const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
-    if (!["text", "yaml"].includes(opts.format))
-      throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
-    if (!/^\d+$/.test(opts.wildcardThreshold))
-      throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
-    const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
-    const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
-    const progress = progressFor(io, opts);
-    const client = clientFromOptions(opts, io, undefined, progress);
-    try {
-      const zoneId = await resolveZoneRef(client, zoneRef!);
-      progress.begin("csp suggest", "zones done", 1);
-      const s = await suggestCsp(client, zoneId, {
-        hosts: opts.host,
-        wildcardThreshold: Number(opts.wildcardThreshold),
-        maliciousBelow,
-        threatBelow,
-        onItem: (kind) => progress.count(`${kind}s`),
-      });
-      progress.end();
-      const description = opts.description ?? "Suggested by zoneform csp suggest";
-      const block = policyBlock(s, { description, action: opts.action });
-      io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
-      io.stderr.write(droppedWarning(s));
-    } finally {
-      progress.end();
-      await client.close();
-    }
-  });
+  cmd.action((opts) => runCspSuggest(opts, ctx, cmd));
 }
 
-/** `csp suggest --from-inventory`: the allow policy of the zone's pages in scope, from the file alone. */
+async function runCspSuggest(opts: CspFlags, ctx: CommandContext, cmd: Command): Promise<void> {
+  const { io } = ctx;
+  if (opts.fromInventory) {
+    const explicitAction = cmd.getOptionValueSource("action") === "cli";
+    return suggestFromInventory(io, opts, explicitAction ? (opts.action as "allow" | "log") : "allow");
+  }
+  const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
+  if (!["text", "yaml"].includes(opts.format))
+    throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+  if (!/^\d+$/.test(opts.wildcardThreshold))
+    throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
+  const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
+  const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, undefined, progress);
+  try {
+    const zoneId = await resolveZoneRef(client, zoneRef!);
+    progress.begin("csp suggest", "zones done", 1);
+    const s = await suggestCsp(client, zoneId, {
+      hosts: opts.host,
+      wildcardThreshold: Number(opts.wildcardThreshold),
+      maliciousBelow,
+      threatBelow,
+      onItem: (kind) => progress.count(`${kind}s`),
+    });
+    progress.end();
+    const description = opts.description ?? "Suggested by zoneform csp suggest";
+    const block = policyBlock(s, { description, action: opts.action });
+    io.stdout.write(opts.format === "yaml" ? block : renderSuggestionText(zoneId, s, block));
+    io.stderr.write(droppedWarning(s));
+  } finally {
+    progress.end();
+    await client.close();
+  }
+}
+
 async function suggestFromInventory(io: CliIO, opts: CspFlags, action: "allow" | "log"): Promise<void> {
   if (!["text", "yaml"].includes(opts.format))
     throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);

@@ -1,7 +1,5 @@
-// `zoneform drift`: a plan for cron. Text: each drifted zone with the fields that differ (the same
-// word diff as `plan`), then one line per zone and a total; JSON: the plan format; Markdown: the plan
-// comment. Exit 2 when a zone differs from the file (with or without --detailed-exitcode, which is
-// accepted so that drift and plan take the same flags).
+// `zoneform drift`: a plan for cron.
+// Spec: docs/commands/drift.md.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
 import { EXIT } from "../../errors.js";
@@ -14,7 +12,7 @@ import {
   summariseZones,
   totalChanges,
 } from "../../plan/index.js";
-import { addClientOptions } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
 import { addCommonOptions, addConfigOption } from "../options.js";
 import { assertNoZoneErrors } from "../../engine/index.js";
 import {
@@ -28,27 +26,34 @@ import {
 } from "../planning.js";
 import type { CommandContext } from "../command.js";
 import { addShardOption } from "../shard.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface DriftOptions extends PlanningOptions {
   format?: string;
   detailedExitcode?: boolean;
 }
 
-/** Only the zones that drifted (or could not be read): what a drift report is about. */
 function drifted(plan: Plan): Plan {
   const zones = plan.zones.filter((z) => z.changes.length > 0 || z.errors.length > 0);
   return { ...plan, zones, summary: summariseZones(zones) };
 }
 
+const DRIFT: CommandTable = {
+  name: "drift",
+  description:
+    "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 " +
+    "invalid file.",
+  options: [
+    { flags: "--format <format>", description: "text | json (the plan format) | markdown", default: "text" },
+    {
+      flags: "--detailed-exitcode",
+      description: "accepted for symmetry with plan: drift always exits 2 when a zone differs",
+    },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("drift")
-    .description(
-      "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 " +
-        "invalid file.",
-    )
-    .option("--format <format>", "text | json (the plan format) | markdown", "text")
-    .option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
+  const cmd = commandFromTable(program, DRIFT);
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);

@@ -1,8 +1,5 @@
-// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT, SIGTERM or SIGHUP. The base
-// URL is the first line of stdout (scripts read it; a reader that then goes away does not stop it) and,
-// with `--url-file FILE`, the content of FILE once listening; `--state FILE` loads the state from FILE
-// when it exists and writes it back however it stops, so a demo or a CI dry run keeps its zones.
-// `--now` (or ZONEFORM_NOW) sets its clock: the date its seed is counted back from.
+// `zoneform emulator`: run the local Cloudflare API stand-in until SIGINT, SIGTERM or SIGHUP.
+// Spec: docs/commands/emulator.md.
 import { existsSync } from "node:fs";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -20,6 +17,7 @@ import {
 } from "../../emulator/index.js";
 import type { CommandContext } from "../command.js";
 import { fileOption } from "../options.js";
+import { type CommandTable, collectEach, commandFromTable } from "../option-table.js";
 
 /** Port of `zoneform emulator` when --port is not given (`--port 0` picks a free one). */
 export const DEFAULT_EMULATOR_PORT = 8787;
@@ -34,77 +32,78 @@ interface EmulatorOptions {
   now?: string;
 }
 
-export function register(program: Command, ctx: CommandContext): void {
-  program
-    .command("emulator")
-    .description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).")
-    .option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT))
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .addOption(
-      fileOption(
-        "--state <file>",
-        "load the state from this JSON file if it exists (else the seed); save it back on exit",
-      ),
-    )
-    .option("--latency <ms>", "delay every API answer by this many milliseconds")
-    .option("--token <token>", "accept this API token too (repeatable)", (v: string, prev: string[] = []) => [
-      ...prev,
-      v,
-    ])
-    .addOption(
-      fileOption("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit"),
-    )
-    .option(
-      "--now <instant>",
-      `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, ` +
+const EMULATOR: CommandTable = {
+  name: "emulator",
+  description: "Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).",
+  options: [
+    {
+      flags: "--port <n>",
+      description: "port to listen on (0 = any free port)",
+      default: String(DEFAULT_EMULATOR_PORT),
+    },
+    { flags: "--host <host>", description: "interface to listen on", default: "127.0.0.1" },
+    fileOption(
+      "--state <file>",
+      "load the state from this JSON file if it exists (else the seed); save it back on exit",
+    ),
+    { flags: "--latency <ms>", description: "delay every API answer by this many milliseconds" },
+    { flags: "--token <token>", description: "accept this API token too (repeatable)", parse: collectEach },
+    fileOption("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit"),
+    {
+      flags: "--now <instant>",
+      description:
+        `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, ` +
         `else the system clock)`,
-    )
-    .action(async (opts: EmulatorOptions) => {
-      const port = parseInteger("--port", opts.port, 0, 65_535);
-      const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
-      const latencyMs = opts.latency === undefined ? 0 : parseInteger("--latency", opts.latency, 0, 600_000);
-      const statePath = opts.state === undefined ? undefined : path.resolve(ctx.io.cwd, opts.state);
-      const state = statePath ? await loadState(statePath, now) : defaultState({ now });
-      for (const token of opts.token ?? []) {
-        if (!state.credentials.tokens.includes(token)) state.credentials.tokens.push(token);
-      }
-      const urlFile = opts.urlFile === undefined ? undefined : path.resolve(ctx.io.cwd, opts.urlFile);
-      const emulator = await listen({ port, host: opts.host, latencyMs, state, now });
-      const token = opts.token?.[0] ?? DEFAULT_TOKEN;
-      const { io } = ctx;
-      if (urlFile) {
-        try {
-          await writeAtomically(urlFile, `${emulator.url}\n`);
-        } catch (err) {
-          await emulator.close();
-          throw new RuntimeError(`--url-file ${urlFile}: cannot write it (${(err as Error).message})`);
-        }
-      }
-      io.stdout.write(`${emulator.url}\n`);
-      io.stdout.write(
-        `Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ` +
-          `${emulator.adminUrl}\n`,
-      );
-      io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}\n`);
-      io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
-      io.stderr.write("Stop with Ctrl+C.\n");
-      try {
-        await (io.waitForShutdown?.() ?? Promise.resolve());
-      } finally {
-        // However it stops, the state is saved: a failed close must not skip the save.
-        await emulator
-          .close()
-          .catch((err: Error) => io.stderr.write(`Warning: closing the emulator: ${err.message}\n`));
-        if (urlFile) await rm(urlFile, { force: true }).catch(() => undefined);
-        if (statePath) {
-          await saveState(statePath, emulator.state());
-          io.stderr.write(`Saved the emulator state to ${statePath}\n`);
-        }
-      }
-    });
+    },
+  ],
+};
+
+export function register(program: Command, ctx: CommandContext): void {
+  commandFromTable(program, EMULATOR).action((opts: EmulatorOptions) => runEmulator(opts, ctx));
 }
 
-/** Starts the emulator; a busy port or an address not of this machine is the user's to fix, not a bug. */
+async function runEmulator(opts: EmulatorOptions, ctx: CommandContext): Promise<void> {
+  const port = parseInteger("--port", opts.port, 0, 65_535);
+  const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
+  const latencyMs = opts.latency === undefined ? 0 : parseInteger("--latency", opts.latency, 0, 600_000);
+  const statePath = opts.state === undefined ? undefined : path.resolve(ctx.io.cwd, opts.state);
+  const state = statePath ? await loadState(statePath, now) : defaultState({ now });
+  for (const token of opts.token ?? []) {
+    if (!state.credentials.tokens.includes(token)) state.credentials.tokens.push(token);
+  }
+  const urlFile = opts.urlFile === undefined ? undefined : path.resolve(ctx.io.cwd, opts.urlFile);
+  const emulator = await listen({ port, host: opts.host, latencyMs, state, now });
+  const token = opts.token?.[0] ?? DEFAULT_TOKEN;
+  const { io } = ctx;
+  if (urlFile) {
+    try {
+      await writeAtomically(urlFile, `${emulator.url}\n`);
+    } catch (err) {
+      await emulator.close();
+      throw new RuntimeError(`--url-file ${urlFile}: cannot write it (${(err as Error).message})`);
+    }
+  }
+  io.stdout.write(`${emulator.url}\n`);
+  io.stdout.write(
+    `Ready: token ${token} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ` +
+      `${emulator.adminUrl}\n`,
+  );
+  io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token}\n`);
+  io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
+  io.stderr.write("Stop with Ctrl+C.\n");
+  try {
+    await (io.waitForShutdown?.() ?? Promise.resolve());
+  } finally {
+    // However it stops, the state is saved: a failed close must not skip the save.
+    await emulator.close().catch((err: Error) => io.stderr.write(`Warning: closing the emulator: ${err.message}\n`));
+    if (urlFile) await rm(urlFile, { force: true }).catch(() => undefined);
+    if (statePath) {
+      await saveState(statePath, emulator.state());
+      io.stderr.write(`Saved the emulator state to ${statePath}\n`);
+    }
+  }
+}
+
 async function listen(opts: {
   port: number;
   host: string;
@@ -134,7 +133,6 @@ async function listen(opts: {
   }
 }
 
-/** The instant --now (else ZONEFORM_NOW) names, or undefined for the system clock. */
 function parseNow(flag: string | undefined, env: string | undefined): number | undefined {
   const [label, text] = flag !== undefined ? ["--now", flag] : [NOW_ENV, env === "" ? undefined : env];
   if (text === undefined) return undefined;

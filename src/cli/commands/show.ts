@@ -1,9 +1,7 @@
-// `zoneform show PLAN.json`: renders a saved plan as `plan` showed it (text, Markdown or its JSON),
-// with its digest, without reading the live zones: what a reviewer reads in a pull request, or what
-// an apply job prints before applying the reviewed plan. Everything it shows is covered by the digest
-// or counted from what is (the counts); a plan that no longer hashes to its digest, or that shows what
-// its operations do not do (plan/consistency.ts), is refused before anything is shown. Secrets stay
-// `(sensitive)`: the file holds only `${env:NAME}` references, shown as such values were shown.
+// `zoneform show PLAN.json`: renders a saved plan as `plan` showed it (text, Markdown or its JSON), with its digest,
+// without reading the live zones: what a reviewer reads in a pull request, or what an apply job prints before
+// applying the reviewed plan.
+// Spec: docs/commands/show.md.
 import type { Command } from "commander";
 import { fitFor } from "../width.js";
 import type { Plan } from "../../model/index.js";
@@ -15,6 +13,7 @@ import { safeJson } from "../../safe-text.js";
 import { addMaxBytesOption, markdownOptions, parseFormat, useColor } from "../planning.js";
 import { addColorOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 /** The saved plan as `plan` showed it: each `${env:NAME}` reference hidden as `(sensitive)`. */
 export function planForShow(saved: Plan): Plan {
@@ -28,15 +27,17 @@ interface ShowOptions {
   color?: boolean;
 }
 
+const SHOW: CommandTable = {
+  name: "show",
+  arguments: [["<plan-file>", "a plan saved with `zoneform plan --out`"]],
+  description:
+    "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the " +
+    "file was changed after it was made: another digest, or it shows what its calls do not do), 3 (not a plan).",
+  options: [{ flags: "--format <format>", description: "text | markdown | json", default: "text" }],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("show")
-    .argument("<plan-file>", "a plan saved with `zoneform plan --out`")
-    .description(
-      "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the " +
-        "file was changed after it was made: another digest, or it shows what its calls do not do), 3 (not a plan).",
-    )
-    .option("--format <format>", "text | markdown | json", "text");
+  const cmd = commandFromTable(program, SHOW);
   addMaxBytesOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);

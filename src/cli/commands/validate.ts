@@ -1,5 +1,5 @@
-// `zoneform validate`: schema and semantic checks of the configuration, no network. Exit 0 when valid;
-// an invalid file throws the ConfigError that the one catch prints (exit 3).
+// `zoneform validate`: schema and semantic checks of the configuration, no network.
+// Spec: docs/commands/validate.md.
 import type { Command } from "commander";
 import pc from "picocolors";
 import { DEFAULT_MAX_DELETES, loadConfig } from "../../config/index.js";
@@ -10,7 +10,7 @@ import { documentYaml } from "../../safe-yaml.js";
 import { ACCOUNT_SECTIONS, SECTIONS } from "../../sections/index.js";
 import {
   addColorOption,
-  addConfigOption,
+  configOption,
   addVerboseOption,
   addZoneOption,
   configPath,
@@ -20,23 +20,32 @@ import {
 import { useColor } from "../color.js";
 import type { CommandContext } from "../command.js";
 import { zonesNamed } from "../select-zones.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 type ValidateOptions = ConfigOption & CommonOptions & { requireEnv?: boolean; showMerged?: boolean };
 
+const VALIDATE: CommandTable = {
+  name: "validate",
+  description:
+    "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when " +
+    "valid, 3 when not.",
+  options: [
+    configOption(),
+    {
+      flags: "--require-env",
+      description: "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)",
+    },
+    {
+      flags: "--show-merged",
+      description:
+        "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on " +
+        "stdout (${env:…} kept as written; the summary goes to stderr)",
+    },
+  ],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("validate")
-    .description(
-      "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when " +
-        "valid, 3 when not.",
-    );
-  addConfigOption(cmd);
-  cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
-  cmd.option(
-    "--show-merged",
-    "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on " +
-      "stdout (${env:…} kept as written; the summary goes to stderr)",
-  );
+  const cmd = commandFromTable(program, VALIDATE);
   addZoneOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
@@ -47,7 +56,7 @@ export function register(program: Command, ctx: CommandContext): void {
       cwd: io.cwd,
       missingEnv: opts.requireEnv ? "error" : "warning",
     });
-    // Every zone is checked; --zone picks the ones shown.
+    // Every zone is checked.
     const shown = zonesNamed(desired, opts.zone);
     for (const w of warnings) io.stderr.write(`${formatProblem(w)}\n`);
     const summary = opts.showMerged ? io.stderr : io.stdout;
@@ -65,10 +74,9 @@ export function register(program: Command, ctx: CommandContext): void {
 }
 
 /**
- * The configuration written out in full: one document with each zone as its file declares it once its
- * defaults are merged in (`${env:…}` references and `$${` escapes as written, never a value), which
- * loads as the configuration does. account_id is the one the configuration uses (a file's, else
- * CLOUDFLARE_ACCOUNT_ID); safety only when it is not the default.
+ * The configuration written out in full: one document with each zone as its file declares it once its defaults are
+ * merged in (`${env:…}` references and `$${` escapes as written, never a value), which loads as the configuration
+ * does.
  */
 export function mergedDocument(desired: DesiredState): string {
   const zones = desired.zones.map((zone) => {

@@ -1,6 +1,6 @@
-// `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the
-// previous WAF managed rules to the new ones. `start` checks eligibility (and, for validation mode,
-// the zone's plan) before anything is written, shows what will happen, and asks for confirmation.
+// `zoneform waf-migration check|config|start|status`: the guided, irreversible move of a zone from the previous WAF
+// managed rules to the new ones.
+// Spec: docs/commands/waf-migration.md.
 import { NO_SECRETS } from "../../secrets/index.js";
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
@@ -43,6 +43,7 @@ import type { CommandContext } from "../command.js";
 import { parseZoneRefs, resolveZoneRef, type ZoneRef } from "../zone-ref.js";
 import { schemaRefFrom } from "../schema-ref.js";
 import { guidedRun } from "../signals.js";
+import { addOptionRows, type CommandTable } from "../option-table.js";
 
 interface MigrationOptions extends ClientFlagValues {
   zone?: string[];
@@ -56,12 +57,10 @@ const migrationPath = (zoneId: string, what: "check" | "config" | "status") => `
 /** Lines told from the API's answers, one printable line each (control characters escaped), and a final newline. */
 const printLines = (lines: readonly string[]): string => `${lines.map((l) => printable(l)).join("\n")}\n`;
 
-/** The one zone (id or name) of `waf-migration <sub>`. */
 function zoneRefOf(opts: MigrationOptions, sub: string): ZoneRef {
   return parseZoneRefs(opts.zone, `waf-migration ${sub}`, { single: "the migration is per zone" })[0]!;
 }
 
-/** Runs `fn` with a client and the zone's id (a name looked up first). */
 async function withClient<T>(
   opts: MigrationOptions,
   io: CliIO,
@@ -80,10 +79,6 @@ function readStatus(client: CloudflareClient, zoneId: string): Promise<Migration
   return client.request<MigrationStatus>("GET", migrationPath(zoneId, "status"));
 }
 
-/**
- * The check answer. A migrated zone's check is refused by the API (400); the status then tells that
- * it is done, which is reported as the state `done` rather than as an error.
- */
 async function readCheck(client: CloudflareClient, zoneId: string): Promise<MigrationCheck> {
   try {
     return await client.request<MigrationCheck>("GET", migrationPath(zoneId, "check"), { query: { phase_two: 1 } });
@@ -96,7 +91,6 @@ async function readCheck(client: CloudflareClient, zoneId: string): Promise<Migr
   }
 }
 
-/** A fresh read context (nothing memoised) for the reads the waf section's code makes. */
 function readContext(client: CloudflareClient, io: CliIO): ReadContext {
   const account = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
   const desired: DesiredState = {
@@ -110,7 +104,6 @@ function readContext(client: CloudflareClient, io: CliIO): ReadContext {
   return createReadContext(client, desired);
 }
 
-/** The OWASP ruleset's last rule and defaults, as the waf_managed_rules kind reads them; null if unreadable. */
 async function readOwasp(client: CloudflareClient, zoneId: string, io: CliIO): Promise<OwaspRuleset | null> {
   const ctx = readContext(client, io);
   try {
@@ -140,7 +133,6 @@ async function readProposal(
   return { config, mapped };
 }
 
-/** The `$schema` reference from the folder the proposal is written to (the working folder for stdout). */
 function schemaRefFor(outFile: string | undefined, cwd: string): string | undefined {
   return schemaRefFrom(outFile ? dirname(resolve(cwd, outFile)) : cwd);
 }
@@ -238,8 +230,8 @@ async function confirm(io: CliIO, zoneId: string, opts: StartOptions): Promise<v
 }
 
 /**
- * The entry point read again right before the switch: a rule changed (or added, or removed) since the
- * confirmation showed the list would be overwritten by the PUT, so the run stops without writing.
+ * The entry point read again right before the switch: a rule changed (or added, or removed) since the confirmation
+ * showed the list would be overwritten by the PUT, so the run stops without writing.
  */
 async function refuseChanged(
   client: CloudflareClient,
@@ -340,6 +332,49 @@ function subcommand(parent: Command, name: string, description: string): Command
   return addReadCommandOptions(cmd, { single: true, verbose: "log every API call to stderr" });
 }
 
+interface Subcommand {
+  name: string;
+  description: string;
+  options: CommandTable["options"];
+  approve?: true;
+  action: (ctx: CommandContext) => Parameters<Command["action"]>[0];
+}
+
+const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: "check",
+    description: "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).",
+    options: [],
+    action: check,
+  },
+  {
+    name: "config",
+    description: "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
+    options: [
+      fileOption("--write <file>", "also write the zoneform YAML to this file"),
+      { flags: "--force", description: "overwrite the --write file if it exists" },
+      { flags: "--format <format>", description: "yaml | json", default: "yaml" },
+    ],
+    action: config,
+  },
+  {
+    name: "start",
+    description:
+      "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF " +
+      "only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve " +
+      "(or --yes).",
+    options: [new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory()],
+    approve: true,
+    action: start,
+  },
+  {
+    name: "status",
+    description: "Which WAF runs on the zone: previous, both (validation), or new.",
+    options: [],
+    action: status,
+  },
+];
+
 export function register(program: Command, ctx: CommandContext): void {
   const parent = program
     .command("waf-migration")
@@ -347,29 +382,11 @@ export function register(program: Command, ctx: CommandContext): void {
       "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode " +
         "validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error.",
     );
-  subcommand(
-    parent,
-    "check",
-    "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).",
-  ).action(check(ctx));
-  subcommand(
-    parent,
-    "config",
-    "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
-  )
-    .addOption(fileOption("--write <file>", "also write the zoneform YAML to this file"))
-    .option("--force", "overwrite the --write file if it exists")
-    .option("--format <format>", "yaml | json", "yaml")
-    .action(config(ctx));
-  const startCmd = subcommand(
-    parent,
-    "start",
-    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF " +
-      "only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve " +
-      "(or --yes).",
-  ).addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
-  addApproveOptions(startCmd).action(start(ctx));
-  subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));
+  for (const sub of SUBCOMMANDS) {
+    const cmd = addOptionRows(subcommand(parent, sub.name, sub.description), sub.options);
+    if (sub.approve) addApproveOptions(cmd);
+    cmd.action(sub.action(ctx));
+  }
   for (const cmd of parent.commands) {
     cmd
       .exitOverride()

@@ -1,10 +1,7 @@
-// `zoneform whoami`: who the credentials are (the token check `GET user/tokens/verify`, or `GET user`
-// for a global API key) and, for a configuration (-c, else ./zoneform.yaml when there is one), which
-// token permissions its sections need and, when the API shows the token's policies, which it lacks.
-// A configuration whose `accounts:` give tokens of their own has each token checked the same way, for
-// the part of the file it serves (its accounts and their zones), named by its variable, never its value.
-// An account-owned token is checked by its account (credential-check.ts says in which order), and its
-// policies read there. Exit 0 when every credential works, 1 when one does not or cannot be checked.
+// `zoneform whoami`: who the credentials are (the token check `GET user/tokens/verify`, or `GET user` for a global
+// API key) and, for a configuration (-c, else ./zoneform.yaml when there is one), which token permissions its
+// sections need and, when the API shows the token's policies, which it lacks.
+// Spec: docs/commands/whoami.md.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
@@ -26,7 +23,6 @@ import { printable } from "../../safe-text.js";
 import { permissionsNeeded, type DesiredState } from "../../sections/index.js";
 import { defaultAccounts, type AccountToken } from "../account-tokens.js";
 import {
-  addClientOptions,
   apiUrlFrom,
   clientsFromOptions,
   type ClientFlagValues,
@@ -34,9 +30,11 @@ import {
   estateScope,
   tokenScope,
 } from "../client-options.js";
+import { addClientOptions } from "../client-flags.js";
 import { cliClock } from "../now.js";
 import { addConfigOption, addVerboseOption } from "../options.js";
 import type { CommandContext } from "../command.js";
+import { type CommandTable, commandFromTable } from "../option-table.js";
 
 interface WhoamiOptions extends ClientFlagValues {
   config?: string;
@@ -46,77 +44,80 @@ interface WhoamiOptions extends ClientFlagValues {
 /** What the token's policies say, when the API shows them. */
 type Policies = { known: true; policies: unknown[] } | { known: false; why: string };
 
+const WHOAMI: CommandTable = {
+  name: "whoami",
+  description:
+    "Show who the Cloudflare credentials are and which token permissions the file's sections need (and " +
+    "lack, when the API tells).",
+  options: [{ flags: "--format <format>", description: "text | json", default: "text" }],
+};
+
 export function register(program: Command, ctx: CommandContext): void {
-  const cmd = program
-    .command("whoami")
-    .description(
-      "Show who the Cloudflare credentials are and which token permissions the file's sections need (and " +
-        "lack, when the API tells).",
-    )
-    .option("--format <format>", "text | json", "text");
+  const cmd = commandFromTable(program, WHOAMI);
   addConfigOption(cmd);
   addVerboseOption(cmd);
   addClientOptions(cmd);
-  cmd.action(async (opts: WhoamiOptions) => {
-    const { io } = ctx;
-    if (opts.format !== "text" && opts.format !== "json")
-      throw new UsageError(`--format ${opts.format}: expected one of text, json`);
-    // Only the sections matter here: an unset ${env:…} secret is no reason to refuse.
-    const configFile =
-      opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
-    const desired =
-      configFile === undefined
-        ? undefined
-        : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
-    // The clients first: they say what they say of the environment (a Service Key) before refusing it.
-    const clients = clientsFromOptions(opts, io, undefined, undefined, desired);
-    const baseUrl = apiUrlFrom(opts, io, true);
-    const now = cliClock(io.env)().getTime();
-    const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
-    try {
-      const reports: Report[] = [];
-      // The default credentials, unless unset where every zone and account has a token of its own.
-      if (!clients.missing) {
-        const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
-        const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
-        const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
-        const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
-        const kind = "token" in auth ? "token" : "key";
-        reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
-      }
-      for (const { token, client } of clients.tokens) {
-        const part = partOf(desired!, token);
-        const scope = tokenScope(
-          { token: token.value },
-          { accounts: token.accounts, variable: token.env, ...estateScope(desired!) },
-        );
-        reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token.env, token));
-      }
-      const named = clients.tokens.length > 0;
-      io.stdout.write(
-        opts.format === "json"
-          ? `${JSON.stringify(jsonDocument(reports, clients.missing !== undefined), null, 2)}\n`
-          : reports.map((r) => textReport(r, named)).join("\n"),
-      );
-      for (const r of reports) {
-        // An account's own token given for other accounts too: each of those needs its own.
-        for (const account of r.check.servesAccounts ?? []) {
-          const problem = notItsAccount(r.check, account, desired && estateScope(desired));
-          if (!problem) continue;
-          io.stderr.write(`Error: ${printable(problem)}\n`);
-          ctx.setExit(EXIT.error);
-        }
-        if (r.check.state === "active") continue;
-        io.stderr.write(`Error: ${printable(describeCheck(r.check))}\n`);
-        ctx.setExit(EXIT.error);
-      }
-    } finally {
-      await Promise.all(all.map((c) => c.close()));
-    }
-  });
+  cmd.action((opts) => runWhoami(opts, ctx));
 }
 
-/** One credential's check, the permissions its part of the file needs, and what its policies say. */
+async function runWhoami(opts: WhoamiOptions, ctx: CommandContext): Promise<void> {
+  const { io } = ctx;
+  if (opts.format !== "text" && opts.format !== "json")
+    throw new UsageError(`--format ${opts.format}: expected one of text, json`);
+  // Only the sections matter here: an unset ${env:…} secret is no reason to refuse.
+  const configFile =
+    opts.config ?? (existsSync(path.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : undefined);
+  const desired =
+    configFile === undefined
+      ? undefined
+      : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
+  // The clients first: they say what they say of the environment (a Service Key) before refusing it.
+  const clients = clientsFromOptions(opts, io, undefined, undefined, desired);
+  const baseUrl = apiUrlFrom(opts, io, true);
+  const now = cliClock(io.env)().getTime();
+  const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
+  try {
+    const reports: Report[] = [];
+    // The default credentials, unless unset where every zone and account has a token of its own.
+    if (!clients.missing) {
+      const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+      const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
+      const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
+      const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
+      const kind = "token" in auth ? "token" : "key";
+      reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
+    }
+    for (const { token, client } of clients.tokens) {
+      const part = partOf(desired!, token);
+      const scope = tokenScope(
+        { token: token.value },
+        { accounts: token.accounts, variable: token.env, ...estateScope(desired!) },
+      );
+      reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token.env, token));
+    }
+    const named = clients.tokens.length > 0;
+    io.stdout.write(
+      opts.format === "json"
+        ? `${JSON.stringify(jsonDocument(reports, clients.missing !== undefined), null, 2)}\n`
+        : reports.map((r) => textReport(r, named)).join("\n"),
+    );
+    for (const r of reports) {
+      // An account's own token given for other accounts too: each of those needs its own.
+      for (const account of r.check.servesAccounts ?? []) {
+        const problem = notItsAccount(r.check, account, desired && estateScope(desired));
+        if (!problem) continue;
+        io.stderr.write(`Error: ${printable(problem)}\n`);
+        ctx.setExit(EXIT.error);
+      }
+      if (r.check.state === "active") continue;
+      io.stderr.write(`Error: ${printable(describeCheck(r.check))}\n`);
+      ctx.setExit(EXIT.error);
+    }
+  } finally {
+    await Promise.all(all.map((c) => c.close()));
+  }
+}
+
 async function reportOf(
   client: CloudflareClient,
   kind: "token" | "key",
@@ -133,7 +134,6 @@ async function reportOf(
   return { baseUrl, check, desired, needs, policies, variable, ...(token ? { token } : {}) };
 }
 
-/** The part of the file a token of `accounts:` serves: its accounts and their zones. */
 function partOf(desired: DesiredState, token: AccountToken): DesiredState {
   return {
     ...desired,
@@ -142,7 +142,6 @@ function partOf(desired: DesiredState, token: AccountToken): DesiredState {
   };
 }
 
-/** The part of the file the default credentials serve: what no token of `accounts:` does. */
 function defaultPart(desired: DesiredState, tokens: RunClients["tokens"]): DesiredState {
   const zones = new Set(tokens.flatMap((t) => t.token.zones));
   const accounts = new Set(tokens.flatMap((t) => t.token.accounts));
@@ -190,17 +189,10 @@ interface Report {
   desired: DesiredState | undefined;
   needs: PermissionNeed[];
   policies: Policies;
-  /** The variable the credential is read from. */
   variable: string;
-  /** A token of `accounts:`, with what it serves. */
   token?: AccountToken;
 }
 
-/**
- * The JSON document: the default credentials' report at the top level (as before `accounts:`), each
- * token of `accounts:` under `account_tokens` with its variable, accounts and zones. `default_unset`: no
- * default credentials, and nothing needs them.
- */
 function jsonDocument(reports: Report[], defaultUnset: boolean): unknown {
   const [first, ...rest] = reports;
   const main = defaultUnset

@@ -5,15 +5,14 @@ import { RateLimiter, WAIT_REASONS } from "../../../src/cloudflare/rate-limiter.
 import { memoryIO } from "../../../src/cli/io.js";
 import {
   createProgress,
-  estimateEta,
   formatDuration,
   formatProgress,
   formatWait,
   heartbeatFromEnv,
   progressFor,
   type ProgressSource,
-  type Samples,
 } from "../../../src/cli/progress.js";
+import { estimateEta, type Samples } from "../../../src/cli/progress-eta.js";
 import { UsageError } from "../../../src/errors.js";
 
 describe("progress formatting", () => {

@@ -1,7 +1,7 @@
 // Service Key authentication ended on 2026-09-30: a Service Key in the environment gets one line saying
 // so and what to use instead, and fails nothing a token carries on its own.
 import { describe, expect, it } from "vitest";
-import { serviceKeyNotice, serviceKeyVariables } from "../../../src/cli/client-options.js";
+import { serviceKeyNotice, serviceKeyVariables } from "../../../src/cli/service-key.js";
 import { TestEmulator, runCli, writeConfig, ZONE } from "../../helpers/cli.js";
 
 const emu = TestEmulator.perFile();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPlainHttp, isLoopbackHost, resolveCredentials } from "../../../src/cloudflare/credentials.js";
-import { parseParallelism, parseRateLimit, parseTimeout } from "../../../src/cli/client-options.js";
+import { parseParallelism, parseRateLimit, parseTimeout } from "../../../src/cli/client-flags.js";
 import { CredentialsError, UsageError } from "../../../src/errors.js";
 
 describe("credentials", () => {
