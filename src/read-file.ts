@@ -75,9 +75,15 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<B
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(stats) });
     if (stats.size > maxBytes) throw new FileReadError({ kind: "too-large", bytes: stats.size });
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // Sized for the file as stat saw it, grown if it grows while read: never the whole limit up front.
+    let buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
