@@ -2,6 +2,7 @@
 // read) and, when it sits in a git checkout, the checkout's commit and whether the file is that commit's.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ConfigFileProvenance, GitProvenance } from "../audit/index.js";
 import type { SourceFile } from "../config/index.js";
@@ -51,6 +52,8 @@ function git(cwd: string, args: readonly string[], env: Env): Promise<GitAnswer>
  * no change staged or not, not ignored), so the bytes read are the commit's.
  */
 async function gitState(file: string, env: Env): Promise<GitProvenance | null> {
+  // No `.git` in the file's folder or above: git would find no checkout either, so it is not started.
+  if (!inGitCheckout(path.dirname(file))) return null;
   const args = ["status", "--porcelain=v2", "--branch", "--ignored=matching", "--untracked-files=all"];
   const { stdout, error } = await git(path.dirname(file), [...args, "--", path.basename(file)], env);
   if (error) {
@@ -66,6 +69,13 @@ async function gitState(file: string, env: Env): Promise<GitProvenance | null> {
     commit: oid !== undefined && /^[0-9a-f]{40,64}$/.test(oid) ? oid : null,
     clean: lines.every((l) => l.startsWith("#")),
   };
+}
+
+function inGitCheckout(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, ".git"))) return true;
+    if (path.dirname(at) === at) return false;
+  }
 }
 
 /** Each file's path as shown, sha256 and git state (git asked for every file at once). */
