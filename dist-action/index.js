@@ -100,9 +100,14 @@ async function readRegularFile(path7, maxBytes) {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileReadError({ kind: "not-regular", what: kindOf(stats) });
     if (stats.size > maxBytes) throw new FileReadError({ kind: "too-large", bytes: stats.size });
-    const buffer = Buffer.alloc(maxBytes + 1);
+    let buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
     let length = 0;
     for (; ; ) {
+      if (length === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
@@ -7774,13 +7779,13 @@ function binding(kdf, salt, pairs2) {
   if (known !== void 0) return Promise.resolve(known);
   let running = pending.get(key2);
   if (!running) {
-    running = new Promise((resolve12, reject) => {
+    running = new Promise((resolve13, reject) => {
       scrypt(
         secret,
         salt,
         KEY_BYTES,
         options(kdf),
-        (err, key32) => err ? reject(err) : resolve12(key32.toString("hex"))
+        (err, key32) => err ? reject(err) : resolve13(key32.toString("hex"))
       );
     }).then(
       (hex3) => {
@@ -8297,6 +8302,2575 @@ var init_secrets2 = __esm({
     init_data_record();
     init_template();
     salts = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// node_modules/ajv-formats/dist/formats.js
+var require_formats = __commonJS({
+  "node_modules/ajv-formats/dist/formats.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
+    function fmtDef(validate2, compare2) {
+      return { validate: validate2, compare: compare2 };
+    }
+    exports.fullFormats = {
+      // date: http://tools.ietf.org/html/rfc3339#section-5.6
+      date: fmtDef(date, compareDate),
+      // date-time: http://tools.ietf.org/html/rfc3339#section-5.6
+      time: fmtDef(getTime(true), compareTime),
+      "date-time": fmtDef(getDateTime(true), compareDateTime),
+      "iso-time": fmtDef(getTime(), compareIsoTime),
+      "iso-date-time": fmtDef(getDateTime(), compareIsoDateTime),
+      // duration: https://tools.ietf.org/html/rfc3339#appendix-A
+      duration: /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/,
+      uri,
+      "uri-reference": /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i,
+      // uri-template: https://tools.ietf.org/html/rfc6570
+      "uri-template": /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i,
+      // For the source: https://gist.github.com/dperini/729294
+      // For test cases: https://mathiasbynens.be/demo/url-regex
+      url: /^(?:https?|ftp):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)(?:\.(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu,
+      email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
+      hostname: /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i,
+      // optimized https://www.safaribooksonline.com/library/view/regular-expressions-cookbook/9780596802837/ch07s16.html
+      ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
+      ipv6: /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i,
+      regex: regex2,
+      // uuid: http://tools.ietf.org/html/rfc4122
+      uuid: /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i,
+      // JSON-pointer: https://tools.ietf.org/html/rfc6901
+      // uri fragment: https://tools.ietf.org/html/rfc3986#appendix-A
+      "json-pointer": /^(?:\/(?:[^~/]|~0|~1)*)*$/,
+      "json-pointer-uri-fragment": /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i,
+      // relative JSON-pointer: http://tools.ietf.org/html/draft-luff-relative-json-pointer-00
+      "relative-json-pointer": /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/,
+      // the following formats are used by the openapi specification: https://spec.openapis.org/oas/v3.0.0#data-types
+      // byte: https://github.com/miguelmota/is-base64
+      byte,
+      // signed 32 bit integer
+      int32: { type: "number", validate: validateInt32 },
+      // signed 64 bit integer
+      int64: { type: "number", validate: validateInt64 },
+      // C-type float
+      float: { type: "number", validate: validateNumber },
+      // C-type double
+      double: { type: "number", validate: validateNumber },
+      // hint to the UI to hide input strings
+      password: true,
+      // unchecked string payload
+      binary: true
+    };
+    exports.fastFormats = {
+      ...exports.fullFormats,
+      date: fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d$/, compareDate),
+      time: fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareTime),
+      "date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\dt(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareDateTime),
+      "iso-time": fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoTime),
+      "iso-date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d[t\s](?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoDateTime),
+      // uri: https://github.com/mafintosh/is-my-json-valid/blob/master/formats.js
+      uri: /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i,
+      "uri-reference": /^(?:(?:[a-z][a-z0-9+\-.]*:)?\/?\/)?(?:[^\\\s#][^\s#]*)?(?:#[^\\\s]*)?$/i,
+      // email (sources from jsen validator):
+      // http://stackoverflow.com/questions/201323/using-a-regular-expression-to-validate-an-email-address#answer-8829363
+      // http://www.w3.org/TR/html5/forms.html#valid-e-mail-address (search for 'wilful violation')
+      email: /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
+    };
+    exports.formatNames = Object.keys(exports.fullFormats);
+    function isLeapYear(year) {
+      return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    }
+    var DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+    var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    function date(str4) {
+      const matches = DATE.exec(str4);
+      if (!matches)
+        return false;
+      const year = +matches[1];
+      const month = +matches[2];
+      const day = +matches[3];
+      return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
+    }
+    function compareDate(d1, d2) {
+      if (!(d1 && d2))
+        return void 0;
+      if (d1 > d2)
+        return 1;
+      if (d1 < d2)
+        return -1;
+      return 0;
+    }
+    var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
+    function getTime(strictTimeZone) {
+      return function time(str4) {
+        const matches = TIME.exec(str4);
+        if (!matches)
+          return false;
+        const hr = +matches[1];
+        const min = +matches[2];
+        const sec = +matches[3];
+        const tz = matches[4];
+        const tzSign = matches[5] === "-" ? -1 : 1;
+        const tzH = +(matches[6] || 0);
+        const tzM = +(matches[7] || 0);
+        if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
+          return false;
+        if (hr <= 23 && min <= 59 && sec < 60)
+          return true;
+        const utcMin = min - tzM * tzSign;
+        const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
+        return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
+      };
+    }
+    function compareTime(s1, s2) {
+      if (!(s1 && s2))
+        return void 0;
+      const t1 = (/* @__PURE__ */ new Date("2020-01-01T" + s1)).valueOf();
+      const t2 = (/* @__PURE__ */ new Date("2020-01-01T" + s2)).valueOf();
+      if (!(t1 && t2))
+        return void 0;
+      return t1 - t2;
+    }
+    function compareIsoTime(t1, t2) {
+      if (!(t1 && t2))
+        return void 0;
+      const a1 = TIME.exec(t1);
+      const a2 = TIME.exec(t2);
+      if (!(a1 && a2))
+        return void 0;
+      t1 = a1[1] + a1[2] + a1[3];
+      t2 = a2[1] + a2[2] + a2[3];
+      if (t1 > t2)
+        return 1;
+      if (t1 < t2)
+        return -1;
+      return 0;
+    }
+    var DATE_TIME_SEPARATOR = /t|\s/i;
+    function getDateTime(strictTimeZone) {
+      const time = getTime(strictTimeZone);
+      return function date_time(str4) {
+        const dateTime = str4.split(DATE_TIME_SEPARATOR);
+        return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
+      };
+    }
+    function compareDateTime(dt1, dt2) {
+      if (!(dt1 && dt2))
+        return void 0;
+      const d1 = new Date(dt1).valueOf();
+      const d2 = new Date(dt2).valueOf();
+      if (!(d1 && d2))
+        return void 0;
+      return d1 - d2;
+    }
+    function compareIsoDateTime(dt1, dt2) {
+      if (!(dt1 && dt2))
+        return void 0;
+      const [d1, t1] = dt1.split(DATE_TIME_SEPARATOR);
+      const [d2, t2] = dt2.split(DATE_TIME_SEPARATOR);
+      const res = compareDate(d1, d2);
+      if (res === void 0)
+        return void 0;
+      return res || compareTime(t1, t2);
+    }
+    var NOT_URI_FRAGMENT = /\/|:/;
+    var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+    function uri(str4) {
+      return NOT_URI_FRAGMENT.test(str4) && URI.test(str4);
+    }
+    var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
+    function byte(str4) {
+      BYTE.lastIndex = 0;
+      return BYTE.test(str4);
+    }
+    var MIN_INT32 = -(2 ** 31);
+    var MAX_INT32 = 2 ** 31 - 1;
+    function validateInt32(value) {
+      return Number.isInteger(value) && value <= MAX_INT32 && value >= MIN_INT32;
+    }
+    function validateInt64(value) {
+      return Number.isInteger(value);
+    }
+    function validateNumber() {
+      return true;
+    }
+    var Z_ANCHOR = /[^\\]\\Z/;
+    function regex2(str4) {
+      if (Z_ANCHOR.test(str4))
+        return false;
+      try {
+        new RegExp(str4);
+        return true;
+      } catch (e) {
+        return false;
+      }
+    }
+  }
+});
+
+// dist/plan/plan-validator.cjs
+var require_plan_validator = __commonJS({
+  "dist/plan/plan-validator.cjs"(exports, module) {
+    "use strict";
+    module.exports = validate20;
+    module.exports.default = validate20;
+    var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://github.com/zoneform/zoneform/schemas/plan.schema.json", "title": "zoneform plan", "description": "A zoneform plan: the desired state it was made from (secrets as ${env:NAME} references), per zone and per account the ordered changes with the API calls that make them and what they show, and a fingerprint of every live resource read. Written by `zoneform plan --out` and `--format json`; read by `zoneform show`, which refuses it when it no longer hashes to its digest or shows what its operations do not do, and by `zoneform apply plan.json`, which also re-plans the desired state and refuses the plan unless the result is the same. Secrets appear only as ${env:NAME} references or (sensitive).", "type": "object", "required": ["format_version", "created_at", "zones", "summary"], "additionalProperties": false, "properties": { "format_version": { "const": 5, "description": "Version of this format (5: ${env:NAME} references stand where values stood, live values in the same template syntax, and the entries of accounts: in `accounts`, apart from `zones`; the digest covers everything but created_at). A plan of another format is refused: make it again." }, "created_at": { "type": "string", "format": "date-time", "description": "When the plan was made: the one part the digest leaves out." }, "account_id": { "type": "string", "pattern": "^[0-9a-f]{32}$", "description": "The desired state's account (managed rulesets are read under it)." }, "safety": { "type": "object", "additionalProperties": false, "required": ["max_deletes"], "properties": { "max_deletes": { "type": "integer", "minimum": 0, "description": "Deletes per zone allowed without --force." } }, "description": "The desired state's safety settings (part of the desired state, re-validated on apply)." }, "summary": { "$ref": "#/$defs/summary", "description": "Counts of the changes by kind: shown as counted from the changes, and refused when it says otherwise." }, "zones": { "type": "array", "items": { "$ref": "#/$defs/zone" }, "description": "One entry per zone planned." }, "digest": { "type": "string", "pattern": "^sha256:[0-9a-f]{64}$", "description": "sha256 of everything in the plan but created_at and the digest itself, as `plan` printed it." }, "inputs": { "type": "object", "additionalProperties": false, "required": ["kdf", "salt", "names", "hash"], "description": "The values the desired state's ${env:NAME} references had when the plan was made, bound without being written: apply refuses the plan when one differs, is unset, or is used but not bound.", "properties": { "kdf": { "type": "object", "additionalProperties": false, "required": ["name", "n", "r", "p"], "description": "The key derivation of the bound values and its cost (scrypt: n a power of two, r, p), recorded so that it can be raised later; apply refuses parameters outside zoneform's bounds.", "properties": { "name": { "const": "scrypt" }, "n": { "type": "integer", "minimum": 2 }, "r": { "type": "integer", "minimum": 1 }, "p": { "type": "integer", "minimum": 1 } } }, "salt": { "type": "string", "pattern": "^[0-9a-f]{32}$", "description": "16 bytes, hex, derived from the desired state the plan carries (sha256 of its format, account_id, safety and each unit's desired state): apply refuses a salt that is not this plan's." }, "names": { "type": "array", "items": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" }, "uniqueItems": true, "description": "The names of the references the desired state used, sorted." }, "hash": { "type": "string", "pattern": "^[0-9a-f]{64}$", "description": "scrypt (kdf, 32 bytes, hex), salted by salt, of every name in names with its value, in that order: for each, the name, a NUL, the value's length in decimal, a NUL and the value, joined by NULs." } } }, "accounts": { "type": "array", "items": { "$ref": "#/$defs/account" }, "description": "One entry per account planned (an entry of the desired state's accounts:)." } }, "$defs": { "summary": { "type": "object", "additionalProperties": false, "required": ["create", "update", "replace", "delete"], "description": "Counts of changes by kind.", "properties": { "create": { "type": "integer", "minimum": 0 }, "update": { "type": "integer", "minimum": 0 }, "replace": { "type": "integer", "minimum": 0 }, "delete": { "type": "integer", "minimum": 0 } } }, "zone": { "type": "object", "additionalProperties": false, "required": ["zone_id", "changes", "fingerprints", "errors", "warnings", "desired"], "properties": { "zone_id": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "name": { "type": "string" }, "changes": { "type": "array", "items": { "$ref": "#/$defs/change" } }, "fingerprints": { "type": "object", "additionalProperties": { "type": "string", "pattern": "^[0-9a-f]{16}$" }, "description": "kind/identity → fingerprint of the live resource when the plan was made." }, "errors": { "type": "array", "items": { "type": "string" } }, "warnings": { "type": "array", "items": { "type": "string" } }, "desired": { "type": "object", "description": "The zone as the file declares it, ${env:NAME} references kept: apply re-plans it." }, "audit": { "description": "What audit checks of the zone (its script inventory), never written to Cloudflare: a line a reviewer reads each, and the base configuration's lines when the plan was made with --base.", "type": "object", "additionalProperties": false, "required": ["lines"], "properties": { "lines": { "type": "array", "items": { "type": "string" } }, "base": { "type": "array", "items": { "type": "string" } } } } } }, "change": { "type": "object", "additionalProperties": false, "required": ["kind", "resource", "zone_id", "identity", "fields", "operations"], "properties": { "kind": { "enum": ["create", "update", "delete", "replace"] }, "resource": { "type": "string" }, "zone_id": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identity": { "type": "string" }, "summary": { "type": "string" }, "live_id": { "type": "string" }, "before": {}, "after": {}, "fields": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["field"], "properties": { "field": { "type": "string" }, "before": {}, "after": {}, "text": { "type": "boolean" }, "sensitive": { "type": "boolean" } } } }, "operations": { "type": "array", "items": { "$ref": "#/$defs/operation" } }, "notes": { "type": "array", "items": { "type": "string" } } } }, "operation": { "type": "object", "additionalProperties": false, "required": ["method", "path"], "properties": { "method": { "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "path": { "type": "string", "pattern": "^(zones|accounts)/" }, "query": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {}, "finds": { "type": "object", "additionalProperties": false, "required": ["path", "match"], "description": "For a POST that creates: where what it makes can be found (GET path, every page, or its list field; an item matching every match field), which ids were there before (known), and what it must hold to be adopted after a lost answer (equals, compared as compare says).", "properties": { "path": { "type": "string", "pattern": "^(zones|accounts)/" }, "list": { "type": "string" }, "match": { "type": "object", "additionalProperties": { "type": "string" } }, "known": { "type": "array", "items": { "type": "string" }, "description": "The ids the list held when the plan read it: never adopted, never a reason to stop a create." }, "equals": { "type": "object", "description": "The content sent that the API reads back: a new item is adopted only when it equals this, field by field." }, "compare": { "type": "object", "additionalProperties": { "enum": ["bool", "json"] }, "description": 'Fields of equals the API may answer in another spelling: bool (true and "true"), json (a JSON text by its value).' } } } } }, "account": { "type": "object", "additionalProperties": false, "required": ["account_id", "changes", "fingerprints", "errors", "warnings", "desired"], "properties": { "account_id": { "type": "string", "pattern": "^[0-9a-f]{32}$", "description": "The account's id: its calls address accounts/{id}/." }, "changes": { "type": "array", "items": { "$ref": "#/$defs/accountChange" } }, "fingerprints": { "type": "object", "additionalProperties": { "type": "string", "pattern": "^[0-9a-f]{16}$" }, "description": "kind/identity → fingerprint of the live resource when the plan was made." }, "errors": { "type": "array", "items": { "type": "string" } }, "warnings": { "type": "array", "items": { "type": "string" } }, "desired": { "type": "object", "description": "The zone as the file declares it, ${env:NAME} references kept: apply re-plans it." } }, "description": "One entry of accounts: planned (its own objects, e.g. account-level Logpush jobs, Page Shield alerts)." }, "accountChange": { "type": "object", "additionalProperties": false, "required": ["kind", "resource", "account_id", "identity", "fields", "operations"], "properties": { "kind": { "enum": ["create", "update", "delete", "replace"] }, "resource": { "type": "string" }, "account_id": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identity": { "type": "string" }, "summary": { "type": "string" }, "live_id": { "type": "string" }, "before": {}, "after": {}, "fields": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["field"], "properties": { "field": { "type": "string" }, "before": {}, "after": {}, "text": { "type": "boolean" }, "sensitive": { "type": "boolean" } } } }, "operations": { "type": "array", "items": { "$ref": "#/$defs/operation" } }, "notes": { "type": "array", "items": { "type": "string" } } } } } };
+    var func1 = Object.prototype.hasOwnProperty;
+    var formats0 = require_formats().fullFormats["date-time"];
+    var pattern4 = new RegExp("^[0-9a-f]{32}$", "u");
+    var pattern10 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+    var pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+    var pattern13 = new RegExp("^[0-9a-f]{64}$", "u");
+    var pattern9 = new RegExp("^[0-9a-f]{16}$", "u");
+    var schema34 = { "type": "object", "additionalProperties": false, "required": ["kind", "resource", "zone_id", "identity", "fields", "operations"], "properties": { "kind": { "enum": ["create", "update", "delete", "replace"] }, "resource": { "type": "string" }, "zone_id": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identity": { "type": "string" }, "summary": { "type": "string" }, "live_id": { "type": "string" }, "before": {}, "after": {}, "fields": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["field"], "properties": { "field": { "type": "string" }, "before": {}, "after": {}, "text": { "type": "boolean" }, "sensitive": { "type": "boolean" } } } }, "operations": { "type": "array", "items": { "$ref": "#/$defs/operation" } }, "notes": { "type": "array", "items": { "type": "string" } } } };
+    var schema35 = { "type": "object", "additionalProperties": false, "required": ["method", "path"], "properties": { "method": { "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "path": { "type": "string", "pattern": "^(zones|accounts)/" }, "query": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {}, "finds": { "type": "object", "additionalProperties": false, "required": ["path", "match"], "description": "For a POST that creates: where what it makes can be found (GET path, every page, or its list field; an item matching every match field), which ids were there before (known), and what it must hold to be adopted after a lost answer (equals, compared as compare says).", "properties": { "path": { "type": "string", "pattern": "^(zones|accounts)/" }, "list": { "type": "string" }, "match": { "type": "object", "additionalProperties": { "type": "string" } }, "known": { "type": "array", "items": { "type": "string" }, "description": "The ids the list held when the plan read it: never adopted, never a reason to stop a create." }, "equals": { "type": "object", "description": "The content sent that the API reads back: a new item is adopted only when it equals this, field by field." }, "compare": { "type": "object", "additionalProperties": { "enum": ["bool", "json"] }, "description": 'Fields of equals the API may answer in another spelling: bool (true and "true"), json (a JSON text by its value).' } } } } };
+    var pattern7 = new RegExp("^(zones|accounts)/", "u");
+    function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate22.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.kind === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.resource === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "resource" }, message: "must have required property 'resource'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.zone_id === void 0) {
+          const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "zone_id" }, message: "must have required property 'zone_id'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data.identity === void 0) {
+          const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "identity" }, message: "must have required property 'identity'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data.fields === void 0) {
+          const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data.operations === void 0) {
+          const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "operations" }, message: "must have required property 'operations'" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!func1.call(schema34.properties, key0)) {
+            const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.kind !== void 0) {
+          let data0 = data.kind;
+          if (!(data0 === "create" || data0 === "update" || data0 === "delete" || data0 === "replace")) {
+            const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema34.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data.resource !== void 0) {
+          if (typeof data.resource !== "string") {
+            const err8 = { instancePath: instancePath + "/resource", schemaPath: "#/properties/resource/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data.zone_id !== void 0) {
+          let data2 = data.zone_id;
+          if (typeof data2 === "string") {
+            if (!pattern4.test(data2)) {
+              const err9 = { instancePath: instancePath + "/zone_id", schemaPath: "#/properties/zone_id/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/zone_id", schemaPath: "#/properties/zone_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data.identity !== void 0) {
+          if (typeof data.identity !== "string") {
+            const err11 = { instancePath: instancePath + "/identity", schemaPath: "#/properties/identity/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data.summary !== void 0) {
+          if (typeof data.summary !== "string") {
+            const err12 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.live_id !== void 0) {
+          if (typeof data.live_id !== "string") {
+            const err13 = { instancePath: instancePath + "/live_id", schemaPath: "#/properties/live_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data.fields !== void 0) {
+          let data6 = data.fields;
+          if (Array.isArray(data6)) {
+            const len0 = data6.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data7 = data6[i0];
+              if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+                if (data7.field === void 0) {
+                  const err14 = { instancePath: instancePath + "/fields/" + i0, schemaPath: "#/properties/fields/items/required", keyword: "required", params: { missingProperty: "field" }, message: "must have required property 'field'" };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
+                }
+                for (const key1 in data7) {
+                  if (!(key1 === "field" || key1 === "before" || key1 === "after" || key1 === "text" || key1 === "sensitive")) {
+                    const err15 = { instancePath: instancePath + "/fields/" + i0, schemaPath: "#/properties/fields/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.field !== void 0) {
+                  if (typeof data7.field !== "string") {
+                    const err16 = { instancePath: instancePath + "/fields/" + i0 + "/field", schemaPath: "#/properties/fields/items/properties/field/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.text !== void 0) {
+                  if (typeof data7.text !== "boolean") {
+                    const err17 = { instancePath: instancePath + "/fields/" + i0 + "/text", schemaPath: "#/properties/fields/items/properties/text/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.sensitive !== void 0) {
+                  if (typeof data7.sensitive !== "boolean") {
+                    const err18 = { instancePath: instancePath + "/fields/" + i0 + "/sensitive", schemaPath: "#/properties/fields/items/properties/sensitive/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (vErrors === null) {
+                      vErrors = [err18];
+                    } else {
+                      vErrors.push(err18);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err19 = { instancePath: instancePath + "/fields/" + i0, schemaPath: "#/properties/fields/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err20 = { instancePath: instancePath + "/fields", schemaPath: "#/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.operations !== void 0) {
+          let data11 = data.operations;
+          if (Array.isArray(data11)) {
+            const len1 = data11.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              let data12 = data11[i1];
+              if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+                if (data12.method === void 0) {
+                  const err21 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                if (data12.path === void 0) {
+                  const err22 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+                for (const key2 in data12) {
+                  if (!(key2 === "method" || key2 === "path" || key2 === "query" || key2 === "body" || key2 === "finds")) {
+                    const err23 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.method !== void 0) {
+                  let data13 = data12.method;
+                  if (!(data13 === "GET" || data13 === "POST" || data13 === "PUT" || data13 === "PATCH" || data13 === "DELETE")) {
+                    const err24 = { instancePath: instancePath + "/operations/" + i1 + "/method", schemaPath: "#/$defs/operation/properties/method/enum", keyword: "enum", params: { allowedValues: schema35.properties.method.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.path !== void 0) {
+                  let data14 = data12.path;
+                  if (typeof data14 === "string") {
+                    if (!pattern7.test(data14)) {
+                      const err25 = { instancePath: instancePath + "/operations/" + i1 + "/path", schemaPath: "#/$defs/operation/properties/path/pattern", keyword: "pattern", params: { pattern: "^(zones|accounts)/" }, message: 'must match pattern "^(zones|accounts)/"' };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err26 = { instancePath: instancePath + "/operations/" + i1 + "/path", schemaPath: "#/$defs/operation/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.query !== void 0) {
+                  let data15 = data12.query;
+                  if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+                    for (const key3 in data15) {
+                      if (typeof data15[key3] !== "string") {
+                        const err27 = { instancePath: instancePath + "/operations/" + i1 + "/query/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/operation/properties/query/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err27];
+                        } else {
+                          vErrors.push(err27);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err28 = { instancePath: instancePath + "/operations/" + i1 + "/query", schemaPath: "#/$defs/operation/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.finds !== void 0) {
+                  let data17 = data12.finds;
+                  if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                    if (data17.path === void 0) {
+                      const err29 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+                      if (vErrors === null) {
+                        vErrors = [err29];
+                      } else {
+                        vErrors.push(err29);
+                      }
+                      errors++;
+                    }
+                    if (data17.match === void 0) {
+                      const err30 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/required", keyword: "required", params: { missingProperty: "match" }, message: "must have required property 'match'" };
+                      if (vErrors === null) {
+                        vErrors = [err30];
+                      } else {
+                        vErrors.push(err30);
+                      }
+                      errors++;
+                    }
+                    for (const key4 in data17) {
+                      if (!(key4 === "path" || key4 === "list" || key4 === "match" || key4 === "known" || key4 === "equals" || key4 === "compare")) {
+                        const err31 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err31];
+                        } else {
+                          vErrors.push(err31);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.path !== void 0) {
+                      let data18 = data17.path;
+                      if (typeof data18 === "string") {
+                        if (!pattern7.test(data18)) {
+                          const err32 = { instancePath: instancePath + "/operations/" + i1 + "/finds/path", schemaPath: "#/$defs/operation/properties/finds/properties/path/pattern", keyword: "pattern", params: { pattern: "^(zones|accounts)/" }, message: 'must match pattern "^(zones|accounts)/"' };
+                          if (vErrors === null) {
+                            vErrors = [err32];
+                          } else {
+                            vErrors.push(err32);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err33 = { instancePath: instancePath + "/operations/" + i1 + "/finds/path", schemaPath: "#/$defs/operation/properties/finds/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err33];
+                        } else {
+                          vErrors.push(err33);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.list !== void 0) {
+                      if (typeof data17.list !== "string") {
+                        const err34 = { instancePath: instancePath + "/operations/" + i1 + "/finds/list", schemaPath: "#/$defs/operation/properties/finds/properties/list/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err34];
+                        } else {
+                          vErrors.push(err34);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.match !== void 0) {
+                      let data20 = data17.match;
+                      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                        for (const key5 in data20) {
+                          if (typeof data20[key5] !== "string") {
+                            const err35 = { instancePath: instancePath + "/operations/" + i1 + "/finds/match/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/operation/properties/finds/properties/match/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err35];
+                            } else {
+                              vErrors.push(err35);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err36 = { instancePath: instancePath + "/operations/" + i1 + "/finds/match", schemaPath: "#/$defs/operation/properties/finds/properties/match/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err36];
+                        } else {
+                          vErrors.push(err36);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.known !== void 0) {
+                      let data22 = data17.known;
+                      if (Array.isArray(data22)) {
+                        const len2 = data22.length;
+                        for (let i2 = 0; i2 < len2; i2++) {
+                          if (typeof data22[i2] !== "string") {
+                            const err37 = { instancePath: instancePath + "/operations/" + i1 + "/finds/known/" + i2, schemaPath: "#/$defs/operation/properties/finds/properties/known/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err37];
+                            } else {
+                              vErrors.push(err37);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err38 = { instancePath: instancePath + "/operations/" + i1 + "/finds/known", schemaPath: "#/$defs/operation/properties/finds/properties/known/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err38];
+                        } else {
+                          vErrors.push(err38);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.equals !== void 0) {
+                      let data24 = data17.equals;
+                      if (!(data24 && typeof data24 == "object" && !Array.isArray(data24))) {
+                        const err39 = { instancePath: instancePath + "/operations/" + i1 + "/finds/equals", schemaPath: "#/$defs/operation/properties/finds/properties/equals/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err39];
+                        } else {
+                          vErrors.push(err39);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.compare !== void 0) {
+                      let data25 = data17.compare;
+                      if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                        for (const key6 in data25) {
+                          let data26 = data25[key6];
+                          if (!(data26 === "bool" || data26 === "json")) {
+                            const err40 = { instancePath: instancePath + "/operations/" + i1 + "/finds/compare/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/operation/properties/finds/properties/compare/additionalProperties/enum", keyword: "enum", params: { allowedValues: schema35.properties.finds.properties.compare.additionalProperties.enum }, message: "must be equal to one of the allowed values" };
+                            if (vErrors === null) {
+                              vErrors = [err40];
+                            } else {
+                              vErrors.push(err40);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err41 = { instancePath: instancePath + "/operations/" + i1 + "/finds/compare", schemaPath: "#/$defs/operation/properties/finds/properties/compare/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err41];
+                        } else {
+                          vErrors.push(err41);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err42 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err43 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err44 = { instancePath: instancePath + "/operations", schemaPath: "#/properties/operations/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
+        if (data.notes !== void 0) {
+          let data27 = data.notes;
+          if (Array.isArray(data27)) {
+            const len3 = data27.length;
+            for (let i3 = 0; i3 < len3; i3++) {
+              if (typeof data27[i3] !== "string") {
+                const err45 = { instancePath: instancePath + "/notes/" + i3, schemaPath: "#/properties/notes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err46 = { instancePath: instancePath + "/notes", schemaPath: "#/properties/notes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err47 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+      validate22.errors = vErrors;
+      return errors === 0;
+    }
+    validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate21.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.zone_id === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "zone_id" }, message: "must have required property 'zone_id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.changes === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "changes" }, message: "must have required property 'changes'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.fingerprints === void 0) {
+          const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "fingerprints" }, message: "must have required property 'fingerprints'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data.errors === void 0) {
+          const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "errors" }, message: "must have required property 'errors'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data.warnings === void 0) {
+          const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "warnings" }, message: "must have required property 'warnings'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data.desired === void 0) {
+          const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "desired" }, message: "must have required property 'desired'" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "zone_id" || key0 === "name" || key0 === "changes" || key0 === "fingerprints" || key0 === "errors" || key0 === "warnings" || key0 === "desired" || key0 === "audit")) {
+            const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.zone_id !== void 0) {
+          let data0 = data.zone_id;
+          if (typeof data0 === "string") {
+            if (!pattern4.test(data0)) {
+              const err7 = { instancePath: instancePath + "/zone_id", schemaPath: "#/properties/zone_id/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          } else {
+            const err8 = { instancePath: instancePath + "/zone_id", schemaPath: "#/properties/zone_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data.name !== void 0) {
+          if (typeof data.name !== "string") {
+            const err9 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data.changes !== void 0) {
+          let data2 = data.changes;
+          if (Array.isArray(data2)) {
+            const len0 = data2.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate22(data2[i0], { instancePath: instancePath + "/changes/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/changes", schemaPath: "#/properties/changes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data.fingerprints !== void 0) {
+          let data4 = data.fingerprints;
+          if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+            for (const key1 in data4) {
+              let data5 = data4[key1];
+              if (typeof data5 === "string") {
+                if (!pattern9.test(data5)) {
+                  const err11 = { instancePath: instancePath + "/fingerprints/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/fingerprints/additionalProperties/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{16}$" }, message: 'must match pattern "^[0-9a-f]{16}$"' };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  } else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+              } else {
+                const err12 = { instancePath: instancePath + "/fingerprints/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/fingerprints/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/fingerprints", schemaPath: "#/properties/fingerprints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data.errors !== void 0) {
+          let data6 = data.errors;
+          if (Array.isArray(data6)) {
+            const len1 = data6.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (typeof data6[i1] !== "string") {
+                const err14 = { instancePath: instancePath + "/errors/" + i1, schemaPath: "#/properties/errors/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err15 = { instancePath: instancePath + "/errors", schemaPath: "#/properties/errors/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+        }
+        if (data.warnings !== void 0) {
+          let data8 = data.warnings;
+          if (Array.isArray(data8)) {
+            const len2 = data8.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              if (typeof data8[i2] !== "string") {
+                const err16 = { instancePath: instancePath + "/warnings/" + i2, schemaPath: "#/properties/warnings/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err17 = { instancePath: instancePath + "/warnings", schemaPath: "#/properties/warnings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data.desired !== void 0) {
+          let data10 = data.desired;
+          if (!(data10 && typeof data10 == "object" && !Array.isArray(data10))) {
+            const err18 = { instancePath: instancePath + "/desired", schemaPath: "#/properties/desired/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+        if (data.audit !== void 0) {
+          let data11 = data.audit;
+          if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+            if (data11.lines === void 0) {
+              const err19 = { instancePath: instancePath + "/audit", schemaPath: "#/properties/audit/required", keyword: "required", params: { missingProperty: "lines" }, message: "must have required property 'lines'" };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+            for (const key2 in data11) {
+              if (!(key2 === "lines" || key2 === "base")) {
+                const err20 = { instancePath: instancePath + "/audit", schemaPath: "#/properties/audit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data11.lines !== void 0) {
+              let data12 = data11.lines;
+              if (Array.isArray(data12)) {
+                const len3 = data12.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data12[i3] !== "string") {
+                    const err21 = { instancePath: instancePath + "/audit/lines/" + i3, schemaPath: "#/properties/audit/properties/lines/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err21];
+                    } else {
+                      vErrors.push(err21);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err22 = { instancePath: instancePath + "/audit/lines", schemaPath: "#/properties/audit/properties/lines/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data11.base !== void 0) {
+              let data14 = data11.base;
+              if (Array.isArray(data14)) {
+                const len4 = data14.length;
+                for (let i4 = 0; i4 < len4; i4++) {
+                  if (typeof data14[i4] !== "string") {
+                    const err23 = { instancePath: instancePath + "/audit/base/" + i4, schemaPath: "#/properties/audit/properties/base/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err24 = { instancePath: instancePath + "/audit/base", schemaPath: "#/properties/audit/properties/base/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/audit", schemaPath: "#/properties/audit/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      validate21.errors = vErrors;
+      return errors === 0;
+    }
+    validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema37 = { "type": "object", "additionalProperties": false, "required": ["kind", "resource", "account_id", "identity", "fields", "operations"], "properties": { "kind": { "enum": ["create", "update", "delete", "replace"] }, "resource": { "type": "string" }, "account_id": { "type": "string", "pattern": "^[0-9a-f]{32}$" }, "identity": { "type": "string" }, "summary": { "type": "string" }, "live_id": { "type": "string" }, "before": {}, "after": {}, "fields": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["field"], "properties": { "field": { "type": "string" }, "before": {}, "after": {}, "text": { "type": "boolean" }, "sensitive": { "type": "boolean" } } } }, "operations": { "type": "array", "items": { "$ref": "#/$defs/operation" } }, "notes": { "type": "array", "items": { "type": "string" } } } };
+    function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate26.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.kind === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.resource === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "resource" }, message: "must have required property 'resource'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.account_id === void 0) {
+          const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "account_id" }, message: "must have required property 'account_id'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data.identity === void 0) {
+          const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "identity" }, message: "must have required property 'identity'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data.fields === void 0) {
+          const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data.operations === void 0) {
+          const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "operations" }, message: "must have required property 'operations'" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!func1.call(schema37.properties, key0)) {
+            const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.kind !== void 0) {
+          let data0 = data.kind;
+          if (!(data0 === "create" || data0 === "update" || data0 === "delete" || data0 === "replace")) {
+            const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema37.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data.resource !== void 0) {
+          if (typeof data.resource !== "string") {
+            const err8 = { instancePath: instancePath + "/resource", schemaPath: "#/properties/resource/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data.account_id !== void 0) {
+          let data2 = data.account_id;
+          if (typeof data2 === "string") {
+            if (!pattern4.test(data2)) {
+              const err9 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data.identity !== void 0) {
+          if (typeof data.identity !== "string") {
+            const err11 = { instancePath: instancePath + "/identity", schemaPath: "#/properties/identity/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data.summary !== void 0) {
+          if (typeof data.summary !== "string") {
+            const err12 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.live_id !== void 0) {
+          if (typeof data.live_id !== "string") {
+            const err13 = { instancePath: instancePath + "/live_id", schemaPath: "#/properties/live_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data.fields !== void 0) {
+          let data6 = data.fields;
+          if (Array.isArray(data6)) {
+            const len0 = data6.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data7 = data6[i0];
+              if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+                if (data7.field === void 0) {
+                  const err14 = { instancePath: instancePath + "/fields/" + i0, schemaPath: "#/properties/fields/items/required", keyword: "required", params: { missingProperty: "field" }, message: "must have required property 'field'" };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
+                }
+                for (const key1 in data7) {
+                  if (!(key1 === "field" || key1 === "before" || key1 === "after" || key1 === "text" || key1 === "sensitive")) {
+                    const err15 = { instancePath: instancePath + "/fields/" + i0, schemaPath: "#/properties/fields/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.field !== void 0) {
+                  if (typeof data7.field !== "string") {
+                    const err16 = { instancePath: instancePath + "/fields/" + i0 + "/field", schemaPath: "#/properties/fields/items/properties/field/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.text !== void 0) {
+                  if (typeof data7.text !== "boolean") {
+                    const err17 = { instancePath: instancePath + "/fields/" + i0 + "/text", schemaPath: "#/properties/fields/items/properties/text/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.sensitive !== void 0) {
+                  if (typeof data7.sensitive !== "boolean") {
+                    const err18 = { instancePath: instancePath + "/fields/" + i0 + "/sensitive", schemaPath: "#/properties/fields/items/properties/sensitive/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (vErrors === null) {
+                      vErrors = [err18];
+                    } else {
+                      vErrors.push(err18);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err19 = { instancePath: instancePath + "/fields/" + i0, schemaPath: "#/properties/fields/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err20 = { instancePath: instancePath + "/fields", schemaPath: "#/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.operations !== void 0) {
+          let data11 = data.operations;
+          if (Array.isArray(data11)) {
+            const len1 = data11.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              let data12 = data11[i1];
+              if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+                if (data12.method === void 0) {
+                  const err21 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                if (data12.path === void 0) {
+                  const err22 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+                for (const key2 in data12) {
+                  if (!(key2 === "method" || key2 === "path" || key2 === "query" || key2 === "body" || key2 === "finds")) {
+                    const err23 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.method !== void 0) {
+                  let data13 = data12.method;
+                  if (!(data13 === "GET" || data13 === "POST" || data13 === "PUT" || data13 === "PATCH" || data13 === "DELETE")) {
+                    const err24 = { instancePath: instancePath + "/operations/" + i1 + "/method", schemaPath: "#/$defs/operation/properties/method/enum", keyword: "enum", params: { allowedValues: schema35.properties.method.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.path !== void 0) {
+                  let data14 = data12.path;
+                  if (typeof data14 === "string") {
+                    if (!pattern7.test(data14)) {
+                      const err25 = { instancePath: instancePath + "/operations/" + i1 + "/path", schemaPath: "#/$defs/operation/properties/path/pattern", keyword: "pattern", params: { pattern: "^(zones|accounts)/" }, message: 'must match pattern "^(zones|accounts)/"' };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err26 = { instancePath: instancePath + "/operations/" + i1 + "/path", schemaPath: "#/$defs/operation/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.query !== void 0) {
+                  let data15 = data12.query;
+                  if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+                    for (const key3 in data15) {
+                      if (typeof data15[key3] !== "string") {
+                        const err27 = { instancePath: instancePath + "/operations/" + i1 + "/query/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/operation/properties/query/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err27];
+                        } else {
+                          vErrors.push(err27);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err28 = { instancePath: instancePath + "/operations/" + i1 + "/query", schemaPath: "#/$defs/operation/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                }
+                if (data12.finds !== void 0) {
+                  let data17 = data12.finds;
+                  if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                    if (data17.path === void 0) {
+                      const err29 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+                      if (vErrors === null) {
+                        vErrors = [err29];
+                      } else {
+                        vErrors.push(err29);
+                      }
+                      errors++;
+                    }
+                    if (data17.match === void 0) {
+                      const err30 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/required", keyword: "required", params: { missingProperty: "match" }, message: "must have required property 'match'" };
+                      if (vErrors === null) {
+                        vErrors = [err30];
+                      } else {
+                        vErrors.push(err30);
+                      }
+                      errors++;
+                    }
+                    for (const key4 in data17) {
+                      if (!(key4 === "path" || key4 === "list" || key4 === "match" || key4 === "known" || key4 === "equals" || key4 === "compare")) {
+                        const err31 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err31];
+                        } else {
+                          vErrors.push(err31);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.path !== void 0) {
+                      let data18 = data17.path;
+                      if (typeof data18 === "string") {
+                        if (!pattern7.test(data18)) {
+                          const err32 = { instancePath: instancePath + "/operations/" + i1 + "/finds/path", schemaPath: "#/$defs/operation/properties/finds/properties/path/pattern", keyword: "pattern", params: { pattern: "^(zones|accounts)/" }, message: 'must match pattern "^(zones|accounts)/"' };
+                          if (vErrors === null) {
+                            vErrors = [err32];
+                          } else {
+                            vErrors.push(err32);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err33 = { instancePath: instancePath + "/operations/" + i1 + "/finds/path", schemaPath: "#/$defs/operation/properties/finds/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err33];
+                        } else {
+                          vErrors.push(err33);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.list !== void 0) {
+                      if (typeof data17.list !== "string") {
+                        const err34 = { instancePath: instancePath + "/operations/" + i1 + "/finds/list", schemaPath: "#/$defs/operation/properties/finds/properties/list/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err34];
+                        } else {
+                          vErrors.push(err34);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.match !== void 0) {
+                      let data20 = data17.match;
+                      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                        for (const key5 in data20) {
+                          if (typeof data20[key5] !== "string") {
+                            const err35 = { instancePath: instancePath + "/operations/" + i1 + "/finds/match/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/operation/properties/finds/properties/match/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err35];
+                            } else {
+                              vErrors.push(err35);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err36 = { instancePath: instancePath + "/operations/" + i1 + "/finds/match", schemaPath: "#/$defs/operation/properties/finds/properties/match/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err36];
+                        } else {
+                          vErrors.push(err36);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.known !== void 0) {
+                      let data22 = data17.known;
+                      if (Array.isArray(data22)) {
+                        const len2 = data22.length;
+                        for (let i2 = 0; i2 < len2; i2++) {
+                          if (typeof data22[i2] !== "string") {
+                            const err37 = { instancePath: instancePath + "/operations/" + i1 + "/finds/known/" + i2, schemaPath: "#/$defs/operation/properties/finds/properties/known/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err37];
+                            } else {
+                              vErrors.push(err37);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err38 = { instancePath: instancePath + "/operations/" + i1 + "/finds/known", schemaPath: "#/$defs/operation/properties/finds/properties/known/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err38];
+                        } else {
+                          vErrors.push(err38);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.equals !== void 0) {
+                      let data24 = data17.equals;
+                      if (!(data24 && typeof data24 == "object" && !Array.isArray(data24))) {
+                        const err39 = { instancePath: instancePath + "/operations/" + i1 + "/finds/equals", schemaPath: "#/$defs/operation/properties/finds/properties/equals/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err39];
+                        } else {
+                          vErrors.push(err39);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.compare !== void 0) {
+                      let data25 = data17.compare;
+                      if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                        for (const key6 in data25) {
+                          let data26 = data25[key6];
+                          if (!(data26 === "bool" || data26 === "json")) {
+                            const err40 = { instancePath: instancePath + "/operations/" + i1 + "/finds/compare/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/operation/properties/finds/properties/compare/additionalProperties/enum", keyword: "enum", params: { allowedValues: schema35.properties.finds.properties.compare.additionalProperties.enum }, message: "must be equal to one of the allowed values" };
+                            if (vErrors === null) {
+                              vErrors = [err40];
+                            } else {
+                              vErrors.push(err40);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err41 = { instancePath: instancePath + "/operations/" + i1 + "/finds/compare", schemaPath: "#/$defs/operation/properties/finds/properties/compare/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err41];
+                        } else {
+                          vErrors.push(err41);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err42 = { instancePath: instancePath + "/operations/" + i1 + "/finds", schemaPath: "#/$defs/operation/properties/finds/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err43 = { instancePath: instancePath + "/operations/" + i1, schemaPath: "#/$defs/operation/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err44 = { instancePath: instancePath + "/operations", schemaPath: "#/properties/operations/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
+        if (data.notes !== void 0) {
+          let data27 = data.notes;
+          if (Array.isArray(data27)) {
+            const len3 = data27.length;
+            for (let i3 = 0; i3 < len3; i3++) {
+              if (typeof data27[i3] !== "string") {
+                const err45 = { instancePath: instancePath + "/notes/" + i3, schemaPath: "#/properties/notes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err46 = { instancePath: instancePath + "/notes", schemaPath: "#/properties/notes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err47 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+      validate26.errors = vErrors;
+      return errors === 0;
+    }
+    validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate25.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.account_id === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "account_id" }, message: "must have required property 'account_id'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.changes === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "changes" }, message: "must have required property 'changes'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.fingerprints === void 0) {
+          const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "fingerprints" }, message: "must have required property 'fingerprints'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data.errors === void 0) {
+          const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "errors" }, message: "must have required property 'errors'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data.warnings === void 0) {
+          const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "warnings" }, message: "must have required property 'warnings'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data.desired === void 0) {
+          const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "desired" }, message: "must have required property 'desired'" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "account_id" || key0 === "changes" || key0 === "fingerprints" || key0 === "errors" || key0 === "warnings" || key0 === "desired")) {
+            const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.account_id !== void 0) {
+          let data0 = data.account_id;
+          if (typeof data0 === "string") {
+            if (!pattern4.test(data0)) {
+              const err7 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          } else {
+            const err8 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data.changes !== void 0) {
+          let data1 = data.changes;
+          if (Array.isArray(data1)) {
+            const len0 = data1.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate26(data1[i0], { instancePath: instancePath + "/changes/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err9 = { instancePath: instancePath + "/changes", schemaPath: "#/properties/changes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data.fingerprints !== void 0) {
+          let data3 = data.fingerprints;
+          if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+            for (const key1 in data3) {
+              let data4 = data3[key1];
+              if (typeof data4 === "string") {
+                if (!pattern9.test(data4)) {
+                  const err10 = { instancePath: instancePath + "/fingerprints/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/fingerprints/additionalProperties/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{16}$" }, message: 'must match pattern "^[0-9a-f]{16}$"' };
+                  if (vErrors === null) {
+                    vErrors = [err10];
+                  } else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+              } else {
+                const err11 = { instancePath: instancePath + "/fingerprints/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/fingerprints/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/fingerprints", schemaPath: "#/properties/fingerprints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.errors !== void 0) {
+          let data5 = data.errors;
+          if (Array.isArray(data5)) {
+            const len1 = data5.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (typeof data5[i1] !== "string") {
+                const err13 = { instancePath: instancePath + "/errors/" + i1, schemaPath: "#/properties/errors/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err14 = { instancePath: instancePath + "/errors", schemaPath: "#/properties/errors/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data.warnings !== void 0) {
+          let data7 = data.warnings;
+          if (Array.isArray(data7)) {
+            const len2 = data7.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              if (typeof data7[i2] !== "string") {
+                const err15 = { instancePath: instancePath + "/warnings/" + i2, schemaPath: "#/properties/warnings/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err16 = { instancePath: instancePath + "/warnings", schemaPath: "#/properties/warnings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        if (data.desired !== void 0) {
+          let data9 = data.desired;
+          if (!(data9 && typeof data9 == "object" && !Array.isArray(data9))) {
+            const err17 = { instancePath: instancePath + "/desired", schemaPath: "#/properties/desired/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+      validate25.errors = vErrors;
+      return errors === 0;
+    }
+    validate25.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate20.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.format_version === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "format_version" }, message: "must have required property 'format_version'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.created_at === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.zones === void 0) {
+          const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "zones" }, message: "must have required property 'zones'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data.summary === void 0) {
+          const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!func1.call(schema31.properties, key0)) {
+            const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data.format_version !== void 0) {
+          if (5 !== data.format_version) {
+            const err5 = { instancePath: instancePath + "/format_version", schemaPath: "#/properties/format_version/const", keyword: "const", params: { allowedValue: 5 }, message: "must be equal to constant" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.created_at !== void 0) {
+          let data1 = data.created_at;
+          if (typeof data1 === "string") {
+            if (!formats0.validate(data1)) {
+              const err6 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data.account_id !== void 0) {
+          let data2 = data.account_id;
+          if (typeof data2 === "string") {
+            if (!pattern4.test(data2)) {
+              const err8 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          } else {
+            const err9 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data.safety !== void 0) {
+          let data3 = data.safety;
+          if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+            if (data3.max_deletes === void 0) {
+              const err10 = { instancePath: instancePath + "/safety", schemaPath: "#/properties/safety/required", keyword: "required", params: { missingProperty: "max_deletes" }, message: "must have required property 'max_deletes'" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            for (const key1 in data3) {
+              if (!(key1 === "max_deletes")) {
+                const err11 = { instancePath: instancePath + "/safety", schemaPath: "#/properties/safety/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (data3.max_deletes !== void 0) {
+              let data4 = data3.max_deletes;
+              if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+                const err12 = { instancePath: instancePath + "/safety/max_deletes", schemaPath: "#/properties/safety/properties/max_deletes/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+              if (typeof data4 == "number") {
+                if (data4 < 0 || isNaN(data4)) {
+                  const err13 = { instancePath: instancePath + "/safety/max_deletes", schemaPath: "#/properties/safety/properties/max_deletes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err13];
+                  } else {
+                    vErrors.push(err13);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
+            const err14 = { instancePath: instancePath + "/safety", schemaPath: "#/properties/safety/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data.summary !== void 0) {
+          let data5 = data.summary;
+          if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+            if (data5.create === void 0) {
+              const err15 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/summary/required", keyword: "required", params: { missingProperty: "create" }, message: "must have required property 'create'" };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if (data5.update === void 0) {
+              const err16 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/summary/required", keyword: "required", params: { missingProperty: "update" }, message: "must have required property 'update'" };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+            if (data5.replace === void 0) {
+              const err17 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/summary/required", keyword: "required", params: { missingProperty: "replace" }, message: "must have required property 'replace'" };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+            if (data5.delete === void 0) {
+              const err18 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/summary/required", keyword: "required", params: { missingProperty: "delete" }, message: "must have required property 'delete'" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+            for (const key2 in data5) {
+              if (!(key2 === "create" || key2 === "update" || key2 === "replace" || key2 === "delete")) {
+                const err19 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/summary/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data5.create !== void 0) {
+              let data6 = data5.create;
+              if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+                const err20 = { instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/summary/properties/create/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+              if (typeof data6 == "number") {
+                if (data6 < 0 || isNaN(data6)) {
+                  const err21 = { instancePath: instancePath + "/summary/create", schemaPath: "#/$defs/summary/properties/create/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data5.update !== void 0) {
+              let data7 = data5.update;
+              if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
+                const err22 = { instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/summary/properties/update/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+              if (typeof data7 == "number") {
+                if (data7 < 0 || isNaN(data7)) {
+                  const err23 = { instancePath: instancePath + "/summary/update", schemaPath: "#/$defs/summary/properties/update/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data5.replace !== void 0) {
+              let data8 = data5.replace;
+              if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+                const err24 = { instancePath: instancePath + "/summary/replace", schemaPath: "#/$defs/summary/properties/replace/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+              if (typeof data8 == "number") {
+                if (data8 < 0 || isNaN(data8)) {
+                  const err25 = { instancePath: instancePath + "/summary/replace", schemaPath: "#/$defs/summary/properties/replace/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data5.delete !== void 0) {
+              let data9 = data5.delete;
+              if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+                const err26 = { instancePath: instancePath + "/summary/delete", schemaPath: "#/$defs/summary/properties/delete/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (typeof data9 == "number") {
+                if (data9 < 0 || isNaN(data9)) {
+                  const err27 = { instancePath: instancePath + "/summary/delete", schemaPath: "#/$defs/summary/properties/delete/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err27];
+                  } else {
+                    vErrors.push(err27);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
+            const err28 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/summary/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err28];
+            } else {
+              vErrors.push(err28);
+            }
+            errors++;
+          }
+        }
+        if (data.zones !== void 0) {
+          let data10 = data.zones;
+          if (Array.isArray(data10)) {
+            const len0 = data10.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate21(data10[i0], { instancePath: instancePath + "/zones/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/zones", schemaPath: "#/properties/zones/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+        if (data.digest !== void 0) {
+          let data12 = data.digest;
+          if (typeof data12 === "string") {
+            if (!pattern10.test(data12)) {
+              const err30 = { instancePath: instancePath + "/digest", schemaPath: "#/properties/digest/pattern", keyword: "pattern", params: { pattern: "^sha256:[0-9a-f]{64}$" }, message: 'must match pattern "^sha256:[0-9a-f]{64}$"' };
+              if (vErrors === null) {
+                vErrors = [err30];
+              } else {
+                vErrors.push(err30);
+              }
+              errors++;
+            }
+          } else {
+            const err31 = { instancePath: instancePath + "/digest", schemaPath: "#/properties/digest/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data.inputs !== void 0) {
+          let data13 = data.inputs;
+          if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+            if (data13.kdf === void 0) {
+              const err32 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/required", keyword: "required", params: { missingProperty: "kdf" }, message: "must have required property 'kdf'" };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+            if (data13.salt === void 0) {
+              const err33 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/required", keyword: "required", params: { missingProperty: "salt" }, message: "must have required property 'salt'" };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+            if (data13.names === void 0) {
+              const err34 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/required", keyword: "required", params: { missingProperty: "names" }, message: "must have required property 'names'" };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            if (data13.hash === void 0) {
+              const err35 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/required", keyword: "required", params: { missingProperty: "hash" }, message: "must have required property 'hash'" };
+              if (vErrors === null) {
+                vErrors = [err35];
+              } else {
+                vErrors.push(err35);
+              }
+              errors++;
+            }
+            for (const key3 in data13) {
+              if (!(key3 === "kdf" || key3 === "salt" || key3 === "names" || key3 === "hash")) {
+                const err36 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data13.kdf !== void 0) {
+              let data14 = data13.kdf;
+              if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+                if (data14.name === void 0) {
+                  const err37 = { instancePath: instancePath + "/inputs/kdf", schemaPath: "#/properties/inputs/properties/kdf/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
+                if (data14.n === void 0) {
+                  const err38 = { instancePath: instancePath + "/inputs/kdf", schemaPath: "#/properties/inputs/properties/kdf/required", keyword: "required", params: { missingProperty: "n" }, message: "must have required property 'n'" };
+                  if (vErrors === null) {
+                    vErrors = [err38];
+                  } else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                }
+                if (data14.r === void 0) {
+                  const err39 = { instancePath: instancePath + "/inputs/kdf", schemaPath: "#/properties/inputs/properties/kdf/required", keyword: "required", params: { missingProperty: "r" }, message: "must have required property 'r'" };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+                if (data14.p === void 0) {
+                  const err40 = { instancePath: instancePath + "/inputs/kdf", schemaPath: "#/properties/inputs/properties/kdf/required", keyword: "required", params: { missingProperty: "p" }, message: "must have required property 'p'" };
+                  if (vErrors === null) {
+                    vErrors = [err40];
+                  } else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+                for (const key4 in data14) {
+                  if (!(key4 === "name" || key4 === "n" || key4 === "r" || key4 === "p")) {
+                    const err41 = { instancePath: instancePath + "/inputs/kdf", schemaPath: "#/properties/inputs/properties/kdf/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                }
+                if (data14.name !== void 0) {
+                  if ("scrypt" !== data14.name) {
+                    const err42 = { instancePath: instancePath + "/inputs/kdf/name", schemaPath: "#/properties/inputs/properties/kdf/properties/name/const", keyword: "const", params: { allowedValue: "scrypt" }, message: "must be equal to constant" };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+                if (data14.n !== void 0) {
+                  let data16 = data14.n;
+                  if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)))) {
+                    const err43 = { instancePath: instancePath + "/inputs/kdf/n", schemaPath: "#/properties/inputs/properties/kdf/properties/n/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                  if (typeof data16 == "number") {
+                    if (data16 < 2 || isNaN(data16)) {
+                      const err44 = { instancePath: instancePath + "/inputs/kdf/n", schemaPath: "#/properties/inputs/properties/kdf/properties/n/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+                      if (vErrors === null) {
+                        vErrors = [err44];
+                      } else {
+                        vErrors.push(err44);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data14.r !== void 0) {
+                  let data17 = data14.r;
+                  if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)))) {
+                    const err45 = { instancePath: instancePath + "/inputs/kdf/r", schemaPath: "#/properties/inputs/properties/kdf/properties/r/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (vErrors === null) {
+                      vErrors = [err45];
+                    } else {
+                      vErrors.push(err45);
+                    }
+                    errors++;
+                  }
+                  if (typeof data17 == "number") {
+                    if (data17 < 1 || isNaN(data17)) {
+                      const err46 = { instancePath: instancePath + "/inputs/kdf/r", schemaPath: "#/properties/inputs/properties/kdf/properties/r/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                      if (vErrors === null) {
+                        vErrors = [err46];
+                      } else {
+                        vErrors.push(err46);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data14.p !== void 0) {
+                  let data18 = data14.p;
+                  if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)))) {
+                    const err47 = { instancePath: instancePath + "/inputs/kdf/p", schemaPath: "#/properties/inputs/properties/kdf/properties/p/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (vErrors === null) {
+                      vErrors = [err47];
+                    } else {
+                      vErrors.push(err47);
+                    }
+                    errors++;
+                  }
+                  if (typeof data18 == "number") {
+                    if (data18 < 1 || isNaN(data18)) {
+                      const err48 = { instancePath: instancePath + "/inputs/kdf/p", schemaPath: "#/properties/inputs/properties/kdf/properties/p/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                      if (vErrors === null) {
+                        vErrors = [err48];
+                      } else {
+                        vErrors.push(err48);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err49 = { instancePath: instancePath + "/inputs/kdf", schemaPath: "#/properties/inputs/properties/kdf/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            if (data13.salt !== void 0) {
+              let data19 = data13.salt;
+              if (typeof data19 === "string") {
+                if (!pattern4.test(data19)) {
+                  const err50 = { instancePath: instancePath + "/inputs/salt", schemaPath: "#/properties/inputs/properties/salt/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"' };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
+                }
+              } else {
+                const err51 = { instancePath: instancePath + "/inputs/salt", schemaPath: "#/properties/inputs/properties/salt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data13.names !== void 0) {
+              let data20 = data13.names;
+              if (Array.isArray(data20)) {
+                const len1 = data20.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data21 = data20[i1];
+                  if (typeof data21 === "string") {
+                    if (!pattern12.test(data21)) {
+                      const err52 = { instancePath: instancePath + "/inputs/names/" + i1, schemaPath: "#/properties/inputs/properties/names/items/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err52];
+                      } else {
+                        vErrors.push(err52);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err53 = { instancePath: instancePath + "/inputs/names/" + i1, schemaPath: "#/properties/inputs/properties/names/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err53];
+                    } else {
+                      vErrors.push(err53);
+                    }
+                    errors++;
+                  }
+                }
+                let i2 = data20.length;
+                let j0;
+                if (i2 > 1) {
+                  const indices0 = {};
+                  for (; i2--; ) {
+                    let item0 = data20[i2];
+                    if (typeof item0 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices0[item0] == "number") {
+                      j0 = indices0[item0];
+                      const err54 = { instancePath: instancePath + "/inputs/names", schemaPath: "#/properties/inputs/properties/names/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err54];
+                      } else {
+                        vErrors.push(err54);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices0[item0] = i2;
+                  }
+                }
+              } else {
+                const err55 = { instancePath: instancePath + "/inputs/names", schemaPath: "#/properties/inputs/properties/names/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data13.hash !== void 0) {
+              let data22 = data13.hash;
+              if (typeof data22 === "string") {
+                if (!pattern13.test(data22)) {
+                  const err56 = { instancePath: instancePath + "/inputs/hash", schemaPath: "#/properties/inputs/properties/hash/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{64}$" }, message: 'must match pattern "^[0-9a-f]{64}$"' };
+                  if (vErrors === null) {
+                    vErrors = [err56];
+                  } else {
+                    vErrors.push(err56);
+                  }
+                  errors++;
+                }
+              } else {
+                const err57 = { instancePath: instancePath + "/inputs/hash", schemaPath: "#/properties/inputs/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err58 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err58];
+            } else {
+              vErrors.push(err58);
+            }
+            errors++;
+          }
+        }
+        if (data.accounts !== void 0) {
+          let data23 = data.accounts;
+          if (Array.isArray(data23)) {
+            const len2 = data23.length;
+            for (let i3 = 0; i3 < len2; i3++) {
+              if (!validate25(data23[i3], { instancePath: instancePath + "/accounts/" + i3, parentData: data23, parentDataProperty: i3, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err59 = { instancePath: instancePath + "/accounts", schemaPath: "#/properties/accounts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err59];
+            } else {
+              vErrors.push(err59);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err60 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+      validate20.errors = vErrors;
+      return errors === 0;
+    }
+    validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    module.exports.schemaHash = "504cf750b31b47a75e4f0e28ea281ac64183471b72949639926546e35db57570";
   }
 });
 
@@ -11216,7 +13790,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve12.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema5 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -11243,7 +13817,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve12(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -12107,7 +14681,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve12(baseURI, relativeURI, options2) {
+    function resolve13(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -12498,7 +15072,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve12,
+      resolve: resolve13,
       resolveComponent,
       equal: equal6,
       serialize,
@@ -15745,209 +18319,6 @@ var require__ = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/formats.js
-var require_formats = __commonJS({
-  "node_modules/ajv-formats/dist/formats.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
-    function fmtDef(validate2, compare2) {
-      return { validate: validate2, compare: compare2 };
-    }
-    exports.fullFormats = {
-      // date: http://tools.ietf.org/html/rfc3339#section-5.6
-      date: fmtDef(date, compareDate),
-      // date-time: http://tools.ietf.org/html/rfc3339#section-5.6
-      time: fmtDef(getTime(true), compareTime),
-      "date-time": fmtDef(getDateTime(true), compareDateTime),
-      "iso-time": fmtDef(getTime(), compareIsoTime),
-      "iso-date-time": fmtDef(getDateTime(), compareIsoDateTime),
-      // duration: https://tools.ietf.org/html/rfc3339#appendix-A
-      duration: /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/,
-      uri,
-      "uri-reference": /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i,
-      // uri-template: https://tools.ietf.org/html/rfc6570
-      "uri-template": /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i,
-      // For the source: https://gist.github.com/dperini/729294
-      // For test cases: https://mathiasbynens.be/demo/url-regex
-      url: /^(?:https?|ftp):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)(?:\.(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu,
-      email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
-      hostname: /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i,
-      // optimized https://www.safaribooksonline.com/library/view/regular-expressions-cookbook/9780596802837/ch07s16.html
-      ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
-      ipv6: /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i,
-      regex: regex2,
-      // uuid: http://tools.ietf.org/html/rfc4122
-      uuid: /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i,
-      // JSON-pointer: https://tools.ietf.org/html/rfc6901
-      // uri fragment: https://tools.ietf.org/html/rfc3986#appendix-A
-      "json-pointer": /^(?:\/(?:[^~/]|~0|~1)*)*$/,
-      "json-pointer-uri-fragment": /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i,
-      // relative JSON-pointer: http://tools.ietf.org/html/draft-luff-relative-json-pointer-00
-      "relative-json-pointer": /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/,
-      // the following formats are used by the openapi specification: https://spec.openapis.org/oas/v3.0.0#data-types
-      // byte: https://github.com/miguelmota/is-base64
-      byte,
-      // signed 32 bit integer
-      int32: { type: "number", validate: validateInt32 },
-      // signed 64 bit integer
-      int64: { type: "number", validate: validateInt64 },
-      // C-type float
-      float: { type: "number", validate: validateNumber },
-      // C-type double
-      double: { type: "number", validate: validateNumber },
-      // hint to the UI to hide input strings
-      password: true,
-      // unchecked string payload
-      binary: true
-    };
-    exports.fastFormats = {
-      ...exports.fullFormats,
-      date: fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d$/, compareDate),
-      time: fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareTime),
-      "date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\dt(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareDateTime),
-      "iso-time": fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoTime),
-      "iso-date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d[t\s](?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoDateTime),
-      // uri: https://github.com/mafintosh/is-my-json-valid/blob/master/formats.js
-      uri: /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i,
-      "uri-reference": /^(?:(?:[a-z][a-z0-9+\-.]*:)?\/?\/)?(?:[^\\\s#][^\s#]*)?(?:#[^\\\s]*)?$/i,
-      // email (sources from jsen validator):
-      // http://stackoverflow.com/questions/201323/using-a-regular-expression-to-validate-an-email-address#answer-8829363
-      // http://www.w3.org/TR/html5/forms.html#valid-e-mail-address (search for 'wilful violation')
-      email: /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
-    };
-    exports.formatNames = Object.keys(exports.fullFormats);
-    function isLeapYear(year) {
-      return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-    }
-    var DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
-    var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str4) {
-      const matches = DATE.exec(str4);
-      if (!matches)
-        return false;
-      const year = +matches[1];
-      const month = +matches[2];
-      const day = +matches[3];
-      return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
-    }
-    function compareDate(d1, d2) {
-      if (!(d1 && d2))
-        return void 0;
-      if (d1 > d2)
-        return 1;
-      if (d1 < d2)
-        return -1;
-      return 0;
-    }
-    var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
-    function getTime(strictTimeZone) {
-      return function time(str4) {
-        const matches = TIME.exec(str4);
-        if (!matches)
-          return false;
-        const hr = +matches[1];
-        const min = +matches[2];
-        const sec = +matches[3];
-        const tz = matches[4];
-        const tzSign = matches[5] === "-" ? -1 : 1;
-        const tzH = +(matches[6] || 0);
-        const tzM = +(matches[7] || 0);
-        if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
-          return false;
-        if (hr <= 23 && min <= 59 && sec < 60)
-          return true;
-        const utcMin = min - tzM * tzSign;
-        const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
-        return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
-      };
-    }
-    function compareTime(s1, s2) {
-      if (!(s1 && s2))
-        return void 0;
-      const t1 = (/* @__PURE__ */ new Date("2020-01-01T" + s1)).valueOf();
-      const t2 = (/* @__PURE__ */ new Date("2020-01-01T" + s2)).valueOf();
-      if (!(t1 && t2))
-        return void 0;
-      return t1 - t2;
-    }
-    function compareIsoTime(t1, t2) {
-      if (!(t1 && t2))
-        return void 0;
-      const a1 = TIME.exec(t1);
-      const a2 = TIME.exec(t2);
-      if (!(a1 && a2))
-        return void 0;
-      t1 = a1[1] + a1[2] + a1[3];
-      t2 = a2[1] + a2[2] + a2[3];
-      if (t1 > t2)
-        return 1;
-      if (t1 < t2)
-        return -1;
-      return 0;
-    }
-    var DATE_TIME_SEPARATOR = /t|\s/i;
-    function getDateTime(strictTimeZone) {
-      const time = getTime(strictTimeZone);
-      return function date_time(str4) {
-        const dateTime = str4.split(DATE_TIME_SEPARATOR);
-        return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
-      };
-    }
-    function compareDateTime(dt1, dt2) {
-      if (!(dt1 && dt2))
-        return void 0;
-      const d1 = new Date(dt1).valueOf();
-      const d2 = new Date(dt2).valueOf();
-      if (!(d1 && d2))
-        return void 0;
-      return d1 - d2;
-    }
-    function compareIsoDateTime(dt1, dt2) {
-      if (!(dt1 && dt2))
-        return void 0;
-      const [d1, t1] = dt1.split(DATE_TIME_SEPARATOR);
-      const [d2, t2] = dt2.split(DATE_TIME_SEPARATOR);
-      const res = compareDate(d1, d2);
-      if (res === void 0)
-        return void 0;
-      return res || compareTime(t1, t2);
-    }
-    var NOT_URI_FRAGMENT = /\/|:/;
-    var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str4) {
-      return NOT_URI_FRAGMENT.test(str4) && URI.test(str4);
-    }
-    var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str4) {
-      BYTE.lastIndex = 0;
-      return BYTE.test(str4);
-    }
-    var MIN_INT32 = -(2 ** 31);
-    var MAX_INT32 = 2 ** 31 - 1;
-    function validateInt32(value) {
-      return Number.isInteger(value) && value <= MAX_INT32 && value >= MIN_INT32;
-    }
-    function validateInt64(value) {
-      return Number.isInteger(value);
-    }
-    function validateNumber() {
-      return true;
-    }
-    var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str4) {
-      if (Z_ANCHOR.test(str4))
-        return false;
-      try {
-        new RegExp(str4);
-        return true;
-      } catch (e) {
-        return false;
-      }
-    }
-  }
-});
-
 // node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
   "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
@@ -16825,7 +19196,21 @@ var require_plan_schema = __commonJS({
 });
 
 // src/plan/plan-file.ts
+function precompiledValidator() {
+  let built;
+  try {
+    built = require_plan_validator();
+  } catch (err) {
+    if (err.code !== "MODULE_NOT_FOUND") throw err;
+    return void 0;
+  }
+  const { readFileSync: readFileSync4 } = __require("node:fs");
+  const { createHash: createHash15 } = __require("node:crypto");
+  const hash3 = createHash15("sha256").update(readFileSync4(PLAN_SCHEMA_URL, "utf8")).digest("hex");
+  return built.schemaHash === hash3 ? built.default : void 0;
+}
 async function planValidator() {
+  validatePlanDoc ??= precompiledValidator();
   if (!validatePlanDoc) {
     const ajvModule = await Promise.resolve().then(() => __toESM(require__(), 1));
     const { Ajv2020 } = ajvModule.default ?? ajvModule;
@@ -16882,7 +19267,7 @@ async function checkPlanDocument(given, path7, name = `the plan file ${path7}`) 
 function planFileProblem(path7, name, message2) {
   return new ConfigError([{ file: path7, line: 1, column: 1, pointer: "", message: message2 }], `${name} ${message2}`);
 }
-var validatePlanDoc;
+var PLAN_SCHEMA_URL, validatePlanDoc;
 var init_plan_file = __esm({
   "src/plan/plan-file.ts"() {
     "use strict";
@@ -16892,6 +19277,7 @@ var init_plan_file = __esm({
     init_secrets2();
     init_document();
     init_units();
+    PLAN_SCHEMA_URL = new URL("../../schemas/plan.schema.json", __zoneformModuleUrl);
   }
 });
 
@@ -22683,9 +25069,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve12(data);
+              return err ? reject(err) : resolve13(data);
             });
           });
         }
@@ -22723,9 +25109,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve12(data);
+              return err2 ? reject(err2) : resolve13(data);
             });
           });
         }
@@ -25456,12 +27842,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -26985,12 +29371,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -27372,16 +29758,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve12;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve12(null);
+            resolve13(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request = requests[i];
@@ -27394,7 +29780,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve12(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -27985,8 +30371,8 @@ var require_pool_base = __commonJS({
         if (this[kQueued] === 0) {
           return closeClients(this);
         } else {
-          return new Promise((resolve12) => {
-            this[kClosedResolve] = resolve12;
+          return new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -28060,8 +30446,8 @@ var require_pool_base = __commonJS({
         }
         let done = false;
         let resolveClosed;
-        const closed = new Promise((resolve12) => {
-          resolveClosed = resolve12;
+        const closed = new Promise((resolve13) => {
+          resolveClosed = resolve13;
         });
         this[kRetiring].set(client, closed);
         client.close(() => {
@@ -30903,7 +33289,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit2 || this[kBytesRead] > limit2) {
             this.destroy(new AbortError());
           }
@@ -30917,11 +33303,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve12(null);
+                resolve13(null);
               }
             });
           } else {
-            this.on("close", resolve12);
+            this.on("close", resolve13);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit2) {
@@ -30949,7 +33335,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve13, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -30964,7 +33350,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve12,
+              resolve: resolve13,
               reject,
               length: 0,
               body: []
@@ -31042,18 +33428,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve12, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve12(chunksDecode(body, length, encoding));
+          resolve13(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve12(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve12(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve12(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve12(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -31357,9 +33743,9 @@ var require_api_request = __commonJS({
     };
     function request(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           request.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -31572,9 +33958,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -31883,9 +34269,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -31983,9 +34369,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -33474,7 +35860,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile6, readFile: readFile2, mkdir: mkdir4 } = __require("node:fs/promises");
-    var { dirname: dirname5, resolve: resolve12 } = __require("node:path");
+    var { dirname: dirname5, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors2();
     var { setHeader } = require_util2();
@@ -33691,7 +36077,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile2(resolve12(path7), "utf8");
+          const data = await readFile2(resolve13(path7), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -33720,7 +36106,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path7) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve12(path7);
+        const resolvedPath = resolve13(path7);
         await mkdir4(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash3, snapshot]) => ({
           hash: hash3,
@@ -42029,7 +44415,7 @@ var require_fetch = __commonJS({
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
         return dispatchWithProtocolPreference(body);
         function dispatchWithProtocolPreference(body2, allowH2) {
-          return new Promise((resolve12, reject) => agent.dispatch(
+          return new Promise((resolve13, reject) => agent.dispatch(
             {
               path: hasTrailingQuestionMark ? `${path7}?` : path7,
               origin: url.origin,
@@ -42117,7 +44503,7 @@ var require_fetch = __commonJS({
                 this.nullBodyStatus = nullBodyStatus.includes(status2);
                 this.body = new Readable({ read: () => controller.resume() });
                 const onError = (err) => this.onResponseError(controller, err);
-                resolve12({
+                resolve13({
                   status: status2,
                   statusText,
                   headersList,
@@ -42158,7 +44544,7 @@ var require_fetch = __commonJS({
                   return;
                 }
                 if (request.mode === "websocket" && allowH2 !== false && error?.code === "UND_ERR_INFO" && error?.message === "HTTP/2: Extended CONNECT protocol not supported by server") {
-                  resolve12(dispatchWithProtocolPreference(body2, false));
+                  resolve13(dispatchWithProtocolPreference(body2, false));
                   return;
                 }
                 this.body?.destroy(error);
@@ -42177,7 +44563,7 @@ var require_fetch = __commonJS({
                 const rawHeaders = controller?.rawHeaders ?? [];
                 const headersList = new HeadersList();
                 appendHeadersListFromResponseHeaders(headersList, headers, rawHeaders);
-                resolve12({
+                resolve13({
                   status: status2,
                   statusText: STATUS_CODES2[status2],
                   headersList,
@@ -46728,8 +49114,8 @@ var init_rate_limiter = __esm({
       }
       acquire() {
         if (this.aborted) return Promise.reject(this.aborted);
-        return new Promise((resolve12, reject) => {
-          this.queue.push({ resolve: resolve12, reject });
+        return new Promise((resolve13, reject) => {
+          this.queue.push({ resolve: resolve13, reject });
           this.pump();
         });
       }
@@ -46836,11 +49222,11 @@ var init_rate_limiter = __esm({
             this.schedule(at3 - now);
             return;
           }
-          const { resolve: resolve12 } = this.queue.shift();
+          const { resolve: resolve13 } = this.queue.shift();
           this.inflight++;
           this.lastSend = now;
           let released = false;
-          resolve12({
+          resolve13({
             done: () => {
               if (released) return;
               released = true;
@@ -46885,7 +49271,7 @@ var init_rate_limiter = __esm({
         if (this.active < this.size) {
           this.active++;
         } else {
-          await new Promise((resolve12, reject) => this.waiting.push({ resolve: resolve12, reject }));
+          await new Promise((resolve13, reject) => this.waiting.push({ resolve: resolve13, reject }));
         }
         let released = false;
         return () => {
@@ -47078,8 +49464,8 @@ var init_wire = __esm({
     WireRequests = class {
       entries = /* @__PURE__ */ new Set();
       open(method, shown5) {
-        let resolve12;
-        const settled = new Promise((r) => resolve12 = r);
+        let resolve13;
+        const settled = new Promise((r) => resolve13 = r);
         let done = false;
         const entries2 = this.entries;
         const entry = {
@@ -47091,7 +49477,7 @@ var init_wire = __esm({
           settle(status2, err) {
             if (done) return;
             done = true;
-            resolve12(outcomeOf(status2, err));
+            resolve13(outcomeOf(status2, err));
           },
           end() {
             if (!done) entry.settle(void 0, new Error("ended"));
@@ -47980,11 +50366,11 @@ var init_run_stop = __esm({
         if (this.reason) throw this.reason;
       }
       pause(ms) {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           const done = () => {
             clearTimeout(timer);
             this.wakeups.delete(done);
-            resolve12();
+            resolve13();
           };
           const timer = setTimeout(done, ms);
           this.wakeups.add(done);
@@ -49015,27 +51401,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve12, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve12(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve12, reject, arguments_) => {
+  const enqueue = (function_, resolve13, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve12, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve12, reject) => {
-    enqueue(function_, resolve12, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
+    enqueue(function_, resolve13, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -49254,7 +51640,7 @@ function lostCause(err) {
   return err instanceof Error ? err.message : String(err);
 }
 function sleep(ms) {
-  return new Promise((resolve12) => setTimeout(resolve12, ms));
+  return new Promise((resolve13) => setTimeout(resolve13, ms));
 }
 function failureText(err, uncertain, change) {
   const message2 = err instanceof Error ? err.message : String(err);
@@ -57317,6 +59703,4353 @@ var init_rules6 = __esm({
   }
 });
 
+// dist/config/schema-validator.cjs
+var require_schema_validator = __commonJS({
+  "dist/config/schema-validator.cjs"(exports, module) {
+    "use strict";
+    module.exports = validate20;
+    module.exports.default = validate20;
+    var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:zoneform:0.3.2:schemas/zoneform.schema.json", "title": "zoneform desired state", "description": "A Cloudflare zone's security configuration, kept by zoneform. A section present in the file is owned whole; a section absent is never read for changes and never written. Any string may contain ${env:NAME}, replaced by the environment variable NAME.", "type": "object", "additionalProperties": false, "required": ["version", "zones"], "properties": { "version": { "description": "Version of this file format. Always 1.", "const": 1 }, "account_id": { "description": "Cloudflare account id (32 lower-case hex characters). Optional; the account of every zone that names none, and the one whose managed rulesets (OWASP, Cloudflare Managed) are read.", "$ref": "#/$defs/hexId" }, "safety": { "description": "Safety limits checked on every plan.", "type": "object", "additionalProperties": false, "properties": { "max_deletes": { "description": "A plan that deletes more than this many resources is refused unless --force is given. Default 5.", "type": "integer", "minimum": 0, "default": 5 } } }, "accounts": { "description": "The accounts of the zones, each with its own API token and its account-level objects (Logpush jobs). An account id may appear once across all files.", "type": "array", "items": { "$ref": "#/$defs/account" } }, "defaults": { "$ref": "#/$defs/defaults" }, "zones": { "description": "The zones managed by this file. A zone id may appear once across all files.", "type": "array", "items": { "$ref": "#/$defs/zone" } } }, "$defs": { "hexId": { "description": "A Cloudflare id: 32 lower-case hex characters.", "type": "string", "pattern": "^[0-9a-f]{32}$", "errorMessage": "must be 32 lower-case hex characters" }, "account": { "description": "One Cloudflare account: the token for its objects and its zones, and the account-level objects zoneform owns.", "type": "object", "additionalProperties": false, "required": ["account_id"], "properties": { "account_id": { "description": "The account's id (32 lower-case hex characters), as shown on the account's Overview page.", "$ref": "#/$defs/hexId" }, "api_token": { "description": "The API token for this account's objects and for every zone whose account_id names it: a ${env:NAME} reference (never the token itself). Absent: CLOUDFLARE_API_TOKEN.", "type": "string", "minLength": 1 }, "prune": { "description": "Delete live objects of the account's lists that no entry matches. Default true; false never deletes one.", "type": "boolean", "default": true }, "notifications": { "description": "The account's Cloudflare Notifications policies (accounts/{account_id}/alerting/v3/policies): Page Shield alerts (scriptmonitor_*) or any alert type, matched by the id: an entry pins, else by name and alert_type. Absent: not managed. prune deletes live policies no entry matches only among the Page Shield alert types and the alert types the list declares; never other alerting.", "type": "array", "items": { "$ref": "#/$defs/notificationPolicy" } }, "logpush_jobs": { "description": "The account's own Logpush jobs (accounts/{account_id}/logpush/jobs: audit_logs, firewall_events, gateway_*, workers_trace_events, …), matched as a zone's jobs are. Absent: not managed. [] : every live job is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/logpushJob" } } } }, "zone": { "description": "One Cloudflare zone and the sections of its configuration that zoneform owns.", "type": "object", "additionalProperties": false, "required": ["zone_id"], "properties": { "zone_id": { "description": "The zone's id (32 lower-case hex characters), as shown on the zone's Overview page.", "$ref": "#/$defs/hexId" }, "name": { "description": "A label for output (usually the zone's domain name). Not checked against the zone.", "type": "string", "minLength": 1 }, "account_id": { "description": "The account the zone belongs to (default: the file's account_id). When accounts: has an entry for it with an api_token, the zone's calls carry that token.", "$ref": "#/$defs/hexId" }, "page_shield": { "$ref": "#/$defs/pageShield" }, "waf": { "$ref": "#/$defs/waf" }, "logs": { "$ref": "#/$defs/logs" }, "custom_hostnames": { "description": "Certificate authority (and DCV method) of existing custom hostnames. Hostnames are never created or deleted, and hostnames not listed are left alone.", "type": "array", "items": { "$ref": "#/$defs/customHostname" } } } }, "pageShield": { "description": "Page Shield (now called client-side security) settings and its content security policies (content security rules). Only the settings present are managed.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Turns Page Shield (script, connection and cookie monitoring) on or off.", "type": "boolean" }, "use_cloudflare_reporting_endpoint": { "description": "Send CSP reports to Cloudflare's own reporting endpoint (same-origin) rather than a third-party one.", "type": "boolean" }, "use_connection_url_path": { "description": "Record the full path of connection URLs, not only the host.", "type": "boolean" }, "policies": { "description": "Page Shield CSP policies; each live policy is matched by its id: the id: the entry pins, else the description. Absent: policies are not managed. [] : every live policy is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/policy" } }, "prune": { "description": "Delete live policies no entry of the file matches. Default true; false never deletes one.", "type": "boolean", "default": true }, "script_inventory": { "$ref": "#/$defs/scriptInventory" } } }, "scriptInventory": { "description": "The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1), checked by zoneform audit against what Page Shield saw on the pages in scope. Never written to Cloudflare: plan and apply ignore it.", "type": "object", "additionalProperties": false, "required": ["pages", "authorized"], "properties": { "pages": { "description": "The payment pages in scope, as host/path patterns with * at the start or the end (Page Shield's page_url filter), e.g. example.com/checkout*.", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "authorized": { "description": "The scripts authorized on the pages in scope, each with a written justification.", "type": "array", "items": { "$ref": "#/$defs/authorizedScript" } }, "headers": { "$ref": "#/$defs/pageHeaders" } } }, "pageHeaders": { "description": "The payment pages' security-impacting HTTP headers (PCI DSS v4.0.1 11.6.1): zoneform audit fetches each URL (GET, no cookies, no credentials) and compares what it sends with each pinned value. Never written to Cloudflare.", "type": "object", "additionalProperties": false, "required": ["urls", "pinned"], "properties": { "urls": { "description": "The payment pages to fetch, as absolute https:// URLs (https://www.example.com/checkout).", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "pinned": { "description": "Each header the pages must send, by its lower-case name, with its exact value (e.g. content-security-policy: script-src 'self'). A changed value or a missing header is reported.", "type": "object", "propertyNames": { "minLength": 1 }, "additionalProperties": { "type": "string" } } } }, "authorizedScript": { "description": "One authorized script: an exact URL, or a prefix ending in *.", "type": "object", "additionalProperties": false, "required": ["url", "justification"], "properties": { "url": { "description": "The script's URL (https://www.example.com/assets/checkout.js), or a prefix ending in * (https://js.stripe.com/v3/*).", "type": "string", "minLength": 1 }, "justification": { "description": "Why the script is needed on the payment page (PCI DSS 6.4.3 asks for a written justification).", "type": "string" }, "owner": { "description": "Who answers for the script (a team or a person).", "type": "string" }, "hash": { "description": "The reviewed version's hash as Page Shield reports it (64 hex): another hash seen is a changed script (PCI DSS 11.6.1).", "type": "string", "pattern": "^[0-9a-fA-F]{64}$" } } }, "policy": { "description": "One Page Shield content security policy.", "type": "object", "additionalProperties": false, "required": ["description", "action", "expression", "value"], "properties": { "id": { "description": "The live policy this entry is (its id). Needed only when policies of this description repeat live; export writes it then. Without it the policy is matched by its description.", "type": "string", "minLength": 1 }, "description": { "description": "The policy's name. Not unique: a policy without an id: is matched by its description.", "type": "string", "minLength": 1 }, "action": { "description": "allow: enforce the CSP (Content-Security-Policy header); log: report only (Content-Security-Policy-Report-Only); add_reporting_directives: add reporting directives only (the action of 2026).", "enum": ["log", "allow", "add_reporting_directives"] }, "expression": { "description": 'A Rules language expression selecting the requests the policy applies to, e.g. http.request.uri.path contains "/checkout".', "type": "string", "minLength": 1 }, "value": { "description": "The CSP directives, e.g. script-src 'self' https://js.stripe.com.", "type": "string", "minLength": 1 }, "enabled": { "description": "Whether the policy is active. Default true.", "type": "boolean", "default": true } } }, "notificationPolicy": { "description": "One notification policy: which alert, on which zones, to whom.", "type": "object", "additionalProperties": false, "required": ["name", "alert_type"], "properties": { "id": { "description": "The live policy this entry is (its id, as the dashboard's URL or export shows it). Without it, name and alert_type find it.", "type": "string", "pattern": "^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }, "name": { "description": "The policy's name, as the dashboard shows it.", "type": "string", "minLength": 1 }, "alert_type": { "description": "What triggers it, e.g. scriptmonitor_alert_new_malicious_scripts (docs/pci-script-inventory.md lists the Page Shield ones). Any type passes; one the API's list does not hold is a warning.", "type": "string", "pattern": "^[a-z0-9_]+$" }, "enabled": { "description": "Default true.", "type": "boolean", "default": true }, "zones": { "description": "Its zone filter (filters.zones): ids or names of zones of this file, of this account. Absent: every zone of the account (an unscoped alert).", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "email": { "description": "E-mail addresses notified (mechanisms.email).", "type": "array", "items": { "type": "string", "pattern": "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" } }, "webhooks": { "description": "Webhook destination ids notified (mechanisms.webhooks), as the account's Notifications > Destinations lists them.", "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "waf": { "description": "Deployment and tuning of the WAF managed rulesets in the zone's http_request_firewall_managed entry point. Rules zoneform does not own (skip rules, dashboard deployments) are kept.", "type": "object", "additionalProperties": false, "properties": { "owasp": { "$ref": "#/$defs/owasp" }, "cloudflare_managed": { "$ref": "#/$defs/cloudflareManaged" } } }, "owaspAction": { "enum": ["block", "managed_challenge", "js_challenge", "log", "challenge"] }, "owasp": { "description": "The Cloudflare OWASP Core Ruleset: deployed or not, its paranoia level, anomaly score threshold and action.", "type": "object", "additionalProperties": false, "required": ["enabled"], "properties": { "enabled": { "description": "Deploy (true) or remove (false) the OWASP Core Ruleset's execute rule.", "type": "boolean" }, "paranoia_level": { "description": "1 to 4. Rules tagged paranoia-level-(N+1) … paranoia-level-4 are disabled. Default 1.", "type": "integer", "minimum": 1, "maximum": 4, "default": 1 }, "score_threshold": { "description": "Anomaly score at which the action is taken: low (60), medium (40), high (25), or an integer 1–100. Default medium.", "anyOf": [{ "enum": ["low", "medium", "high"] }, { "type": "integer", "minimum": 1, "maximum": 100 }], "errorMessage": "must be low, medium, high or an integer from 1 to 100", "default": "medium" }, "expression": { "description": "When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one; the plan shows it.", "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "Action of rule 949110 (Inbound Anomaly Score Exceeded) when the score reaches the threshold. Default block.", "$ref": "#/$defs/owaspAction", "default": "block" } } }, "cloudflareManaged": { "description": "The Cloudflare Managed Ruleset.", "type": "object", "additionalProperties": false, "required": ["enabled"], "properties": { "enabled": { "description": "Deploy (true) or remove (false) the Cloudflare Managed Ruleset's execute rule.", "type": "boolean" }, "expression": { "description": 'When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one (e.g. http.cookie eq "testing=true"); the plan shows it.', "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "An action for every rule of the ruleset. Absent: each rule keeps its own action.", "$ref": "#/$defs/owaspAction" } } }, "logs": { "description": "Custom log fields and Logpush jobs of the zone.", "type": "object", "additionalProperties": false, "properties": { "custom_fields": { "$ref": "#/$defs/customFields" }, "logpush_jobs": { "description": "Logpush jobs; each live job is matched by its id: the id: the entry pins, else name and dataset. Absent: jobs are not managed. [] : every live job is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/logpushJob" } }, "prune": { "description": "Delete live Logpush jobs no entry of the file matches. Default true; false never deletes one.", "type": "boolean", "default": true } } }, "customFields": { "description": "Headers and cookies added to the zone's HTTP request logs (one log_custom_field rule in phase http_log_custom_fields). At most 40 in all. Jobs receive them by listing RequestHeaders, ResponseHeaders or Cookies in field_names.", "type": "object", "additionalProperties": false, "properties": { "request_headers": { "description": "Request header names, lower case, as they reached Cloudflare (the API's request_fields).", "type": "array", "items": { "$ref": "#/$defs/fieldName" } }, "transformed_request_headers": { "description": "Request header names, lower case, as Transform Rules left them (the API's transformed_request_fields).", "type": "array", "items": { "$ref": "#/$defs/fieldName" } }, "response_headers": { "description": "Response header names, lower case, as Transform Rules left them (the API's response_fields). An item is a name, or {name, preserve_duplicates} to state whether repeated values of the header are all logged (a name alone keeps what the zone has).", "type": "array", "items": { "$ref": "#/$defs/responseField" } }, "raw_response_headers": { "description": "Response header names, lower case, as the origin sent them (the API's raw_response_fields). Items as in response_headers.", "type": "array", "items": { "$ref": "#/$defs/responseField" } }, "cookies": { "description": "Cookie names, exact case.", "type": "array", "items": { "$ref": "#/$defs/fieldName" } } } }, "fieldName": { "type": "string", "pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "errorMessage": "must be a header or cookie name (letters, digits and !#$%&'*+.^_`|~-, no spaces)" }, "responseField": { "description": "A response header name, or {name, preserve_duplicates}.", "anyOf": [{ "$ref": "#/$defs/fieldName" }, { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "$ref": "#/$defs/fieldName" }, "preserve_duplicates": { "description": "true: every value of a header sent more than once is logged; false: one.", "type": "boolean" } } }], "errorMessage": "must be a header name, or {name: <header name>, preserve_duplicates: true or false}" }, "logpushJob": { "description": "One Logpush job of the zone.", "type": "object", "additionalProperties": false, "required": ["name", "dataset", "destination_conf"], "properties": { "id": { "description": "The live job this entry is (its id, an integer). Needed only when jobs of this name and dataset repeat live; export writes it then. Without it the job is matched by name and dataset.", "anyOf": [{ "type": "integer", "minimum": 1 }, { "type": "string", "pattern": "^[0-9]+$" }], "errorMessage": "must be a job id: a whole number (quote one beyond 9007199254740991)" }, "name": { "description": "The job's name. Not unique: a job without an id: is matched by name and dataset together. Letters, digits, - and . only.", "type": "string", "minLength": 1, "maxLength": 512, "pattern": "^[a-zA-Z0-9\\-\\.]*$", "errorMessage": "must be 1 to 512 letters, digits, '-' or '.'" }, "dataset": { "description": "The dataset pushed, e.g. http_requests, firewall_events, dns_logs. Cannot change after creation: a change replaces the job.", "type": "string", "pattern": "^[a-z0-9_]+$", "errorMessage": "must be a dataset name such as http_requests (lower case, digits, '_')" }, "destination_conf": { "description": "Where logs go: a URI with scheme r2, gs, s3, sumo, https, azure, splunk or datadog, at most 4096 characters; {DATE} is replaced by the day. Credentials in its query string must be ${env:NAME} references.", "type": "string", "maxLength": 4096, "pattern": "^(r2|gs|s3|sumo|https|azure|splunk|datadog)://\\S+$", "errorMessage": "must be a URI with scheme r2, gs, s3, sumo, https, azure, splunk or datadog, without spaces, at most 4096 characters" }, "ownership_challenge": { "description": "The ownership token Cloudflare wrote into the destination, needed to create a job (or change its destination) for a storage destination. Must be a ${env:NAME} reference.", "type": "string", "minLength": 1 }, "enabled": { "description": "Whether the job pushes logs. Default true.", "type": "boolean", "default": true }, "kind": { "description": '"" for a normal job, edge for an Instant Logs (edge) job. Set on creation only.', "enum": ["", "edge"] }, "filter": { "$ref": "#/$defs/filter" }, "output_options": { "$ref": "#/$defs/outputOptions" }, "max_upload_bytes": { "description": "Largest batch in bytes: 0 (service default) or 5000000 to 1000000000.", "type": "integer", "anyOf": [{ "const": 0 }, { "minimum": 5e6, "maximum": 1e9 }], "errorMessage": "must be 0 or from 5000000 to 1000000000" }, "max_upload_interval_seconds": { "description": "Longest time between batches in seconds: 0 (service default) or 30 to 300.", "type": "integer", "anyOf": [{ "const": 0 }, { "minimum": 30, "maximum": 300 }], "errorMessage": "must be 0 or from 30 to 300" }, "max_upload_records": { "description": "Largest batch in records: 0 (service default) or 1000 to 1000000.", "type": "integer", "anyOf": [{ "const": 0 }, { "minimum": 1e3, "maximum": 1e6 }], "errorMessage": "must be 0 or from 1000 to 1000000" }, "filter_attack_traffic": { "description": "true leaves DDoS attack traffic out of the logs. Only for the datasets http_requests, firewall_events and network_analytics_logs. Absent: left as the job has it (false on a new job).", "type": "boolean" }, "logpull_options": { "description": "Deprecated by Cloudflare (use output_options): refused, with the output_options to write instead.", "type": "string" }, "frequency": { "description": "Deprecated by Cloudflare (use max_upload_interval_seconds, max_upload_records, max_upload_bytes): refused, with the keys to write instead.", "enum": ["high", "low"] } } }, "filter": { "description": "Which records the job pushes, as an object (zoneform sends it as the JSON string the API expects). where: {} means no filter. At most about 30 operators and 1000 bytes once serialised.", "type": "object", "additionalProperties": false, "required": ["where"], "properties": { "where": { "description": "The condition: an and group, an or group, or a single {key, operator, value}. {} means no filter.", "$ref": "#/$defs/filterNode" } } }, "filterNode": { "description": "An and group, an or group, or a condition {key, operator, value}.", "type": "object", "additionalProperties": false, "properties": { "and": { "description": "All of these conditions or groups must match.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/filterNode" } }, "or": { "description": "At least one of these conditions or groups must match.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/filterNode" } }, "key": { "description": "A field of the dataset, e.g. ClientRequestHost, EdgeResponseStatus.", "type": "string", "minLength": 1 }, "operator": { "description": "The comparison. in and !in take a list as value.", "enum": ["eq", "!eq", "lt", "leq", "gt", "geq", "startsWith", "endsWith", "!startsWith", "!endsWith", "contains", "!contains", "in", "!in"] }, "value": { "description": "What the field is compared with: a string, number or boolean, or a list of strings or numbers for in and !in.", "type": ["string", "number", "boolean", "array"], "items": { "type": ["string", "number"] } } }, "if": { "required": ["and"] }, "then": { "maxProperties": 1, "errorMessage": "an 'and' group holds only its list: put conditions inside it" }, "else": { "if": { "required": ["or"] }, "then": { "maxProperties": 1, "errorMessage": "an 'or' group holds only its list: put conditions inside it" }, "else": { "if": { "minProperties": 1 }, "then": { "required": ["key", "operator", "value"] } } } }, "outputOptions": { "description": "How records are formatted. The API replaces output_options whole, so what is not given here takes the service's default.", "type": "object", "additionalProperties": false, "properties": { "field_names": { "description": "The fields pushed, in order, e.g. RayID, EdgeStartTimestamp, ClientIP. Add RequestHeaders, ResponseHeaders or Cookies to push the custom fields.", "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1 } }, "output_type": { "description": "Record format: ndjson or csv.", "enum": ["ndjson", "csv"] }, "timestamp_format": { "description": "Format of timestamp fields.", "enum": ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] }, "sample_rate": { "description": "Fraction of records pushed, 0 to 1 (0.1 = one in ten).", "type": "number", "minimum": 0, "maximum": 1 }, "CVE-2021-44228": { "description": "Redact strings that look like Log4Shell (CVE-2021-44228) payloads.", "type": "boolean" }, "batch_prefix": { "description": "Text written before each batch.", "type": "string" }, "batch_suffix": { "description": "Text written after each batch.", "type": "string" }, "record_prefix": { "description": "Text written before each record.", "type": "string" }, "record_suffix": { "description": "Text written after each record.", "type": "string" }, "record_delimiter": { "description": "Text written between records.", "type": "string" }, "field_delimiter": { "description": "Text written between fields.", "type": "string" }, "record_template": { "description": "A template for each record, with {{.FieldName}} placeholders.", "type": "string" }, "merge_subrequests": { "description": "Merge the records of subrequests into their parent request's record.", "type": "boolean" } } }, "customHostname": { "description": "An existing custom hostname whose certificate authority zoneform keeps.", "type": "object", "additionalProperties": false, "required": ["hostname"], "properties": { "hostname": { "description": "The custom hostname, as listed in the zone (e.g. shop.customer.example).", "type": "string", "maxLength": 255, "pattern": "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", "errorMessage": "must be a hostname such as shop.customer.example" }, "certificate_authority": { "description": `The CA that issues the hostname's certificate: google, lets_encrypt, ssl_com, or "" (the default when left out) for whatever CA Cloudflare chose. Naming a CA needs the Enterprise plan; "" works on every plan. A hostname on the default reads back the CA Cloudflare picked; "" accepts any of them except digicert, which Cloudflare no longer offers (a hostname still on it is moved off).`, "enum": ["google", "lets_encrypt", "ssl_com", ""], "errorMessage": 'must be google, lets_encrypt, ssl_com, or "" to leave the CA to Cloudflare (digicert is no longer offered)', "default": "" }, "method": { "description": "The domain control validation method of the hostname's certificate: http, txt or email. Left out: the live method is kept. Needed to order a certificate for a hostname that has none, and for a CA change on a hostname whose live method a PATCH cannot carry (the legacy cname); a different live method is changed (the certificate is validated again).", "enum": ["http", "txt", "email"], "errorMessage": "must be http, txt or email (the legacy cname cannot be set)" } } }, "defaults": { "description": "What every zone of this file shares, merged into each zone before it is checked: a zone's own values win, mappings merge key by key, lists are replaced whole; null in a zone takes a default out. Any section a zone may hold, but a zone's identity and the sections of one zone only.", "type": "object", "additionalProperties": false, "properties": { "zone_id": { "description": "Not allowed here: a zone's identity is never a default: each zone names its own zone_id.", "not": {}, "errorMessage": "a zone's identity is never a default: each zone names its own zone_id" }, "name": { "description": "Not allowed here: a zone's name is never a default: each zone names its own (or none).", "not": {}, "errorMessage": "a zone's name is never a default: each zone names its own (or none)" }, "account_id": { "description": "Not allowed here: a zone's account is not a default: write account_id once at the top level of the file (the account of every zone that names none).", "not": {}, "errorMessage": "a zone's account is not a default: write account_id once at the top level of the file (the account of every zone that names none)" }, "page_shield": { "$ref": "#/$defs/pageShieldDefault" }, "waf": { "$ref": "#/$defs/wafDefault" }, "logs": { "$ref": "#/$defs/logs" }, "custom_hostnames": { "description": "Not allowed here: custom_hostnames belongs in a zone, not in defaults: a custom hostname exists in one zone only, so list it in the zone that has it.", "not": {}, "errorMessage": "custom_hostnames belongs in a zone, not in defaults: a custom hostname exists in one zone only, so list it in the zone that has it" } } }, "pageHeadersDefault": { "description": "The payment pages' security-impacting HTTP headers (PCI DSS v4.0.1 11.6.1): zoneform audit fetches each URL (GET, no cookies, no credentials) and compares what it sends with each pinned value. Never written to Cloudflare.", "type": "object", "additionalProperties": false, "properties": { "urls": { "description": "The payment pages to fetch, as absolute https:// URLs (https://www.example.com/checkout).", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "pinned": { "description": "Each header the pages must send, by its lower-case name, with its exact value (e.g. content-security-policy: script-src 'self'). A changed value or a missing header is reported.", "type": "object", "propertyNames": { "minLength": 1 }, "additionalProperties": { "type": "string" } } } }, "scriptInventoryDefault": { "description": "The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1), checked by zoneform audit against what Page Shield saw on the pages in scope. Never written to Cloudflare: plan and apply ignore it.", "type": "object", "additionalProperties": false, "properties": { "pages": { "description": "The payment pages in scope, as host/path patterns with * at the start or the end (Page Shield's page_url filter), e.g. example.com/checkout*.", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "authorized": { "description": "The scripts authorized on the pages in scope, each with a written justification.", "type": "array", "items": { "$ref": "#/$defs/authorizedScript" } }, "headers": { "$ref": "#/$defs/pageHeadersDefault" } } }, "pageShieldDefault": { "description": "Page Shield (now called client-side security) settings and its content security policies (content security rules). Only the settings present are managed.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Turns Page Shield (script, connection and cookie monitoring) on or off.", "type": "boolean" }, "use_cloudflare_reporting_endpoint": { "description": "Send CSP reports to Cloudflare's own reporting endpoint (same-origin) rather than a third-party one.", "type": "boolean" }, "use_connection_url_path": { "description": "Record the full path of connection URLs, not only the host.", "type": "boolean" }, "policies": { "description": "Page Shield CSP policies; each live policy is matched by its id: the id: the entry pins, else the description. Absent: policies are not managed. [] : every live policy is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/policy" } }, "prune": { "description": "Delete live policies no entry of the file matches. Default true; false never deletes one.", "type": "boolean", "default": true }, "script_inventory": { "$ref": "#/$defs/scriptInventoryDefault" } } }, "owaspDefault": { "description": "The Cloudflare OWASP Core Ruleset: deployed or not, its paranoia level, anomaly score threshold and action.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Deploy (true) or remove (false) the OWASP Core Ruleset's execute rule.", "type": "boolean" }, "paranoia_level": { "description": "1 to 4. Rules tagged paranoia-level-(N+1) … paranoia-level-4 are disabled. Default 1.", "type": "integer", "minimum": 1, "maximum": 4, "default": 1 }, "score_threshold": { "description": "Anomaly score at which the action is taken: low (60), medium (40), high (25), or an integer 1–100. Default medium.", "anyOf": [{ "enum": ["low", "medium", "high"] }, { "type": "integer", "minimum": 1, "maximum": 100 }], "errorMessage": "must be low, medium, high or an integer from 1 to 100", "default": "medium" }, "expression": { "description": "When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one; the plan shows it.", "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "Action of rule 949110 (Inbound Anomaly Score Exceeded) when the score reaches the threshold. Default block.", "$ref": "#/$defs/owaspAction", "default": "block" } } }, "cloudflareManagedDefault": { "description": "The Cloudflare Managed Ruleset.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Deploy (true) or remove (false) the Cloudflare Managed Ruleset's execute rule.", "type": "boolean" }, "expression": { "description": 'When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one (e.g. http.cookie eq "testing=true"); the plan shows it.', "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "An action for every rule of the ruleset. Absent: each rule keeps its own action.", "$ref": "#/$defs/owaspAction" } } }, "wafDefault": { "description": "Deployment and tuning of the WAF managed rulesets in the zone's http_request_firewall_managed entry point. Rules zoneform does not own (skip rules, dashboard deployments) are kept.", "type": "object", "additionalProperties": false, "properties": { "owasp": { "$ref": "#/$defs/owaspDefault" }, "cloudflare_managed": { "$ref": "#/$defs/cloudflareManagedDefault" } } } } };
+    var schema32 = { "description": "A Cloudflare id: 32 lower-case hex characters.", "type": "string", "pattern": "^[0-9a-f]{32}$", "errorMessage": "must be 32 lower-case hex characters" };
+    var pattern4 = new RegExp("^[0-9a-f]{32}$", "u");
+    var schema33 = { "description": "One Cloudflare account: the token for its objects and its zones, and the account-level objects zoneform owns.", "type": "object", "additionalProperties": false, "required": ["account_id"], "properties": { "account_id": { "description": "The account's id (32 lower-case hex characters), as shown on the account's Overview page.", "$ref": "#/$defs/hexId" }, "api_token": { "description": "The API token for this account's objects and for every zone whose account_id names it: a ${env:NAME} reference (never the token itself). Absent: CLOUDFLARE_API_TOKEN.", "type": "string", "minLength": 1 }, "prune": { "description": "Delete live objects of the account's lists that no entry matches. Default true; false never deletes one.", "type": "boolean", "default": true }, "notifications": { "description": "The account's Cloudflare Notifications policies (accounts/{account_id}/alerting/v3/policies): Page Shield alerts (scriptmonitor_*) or any alert type, matched by the id: an entry pins, else by name and alert_type. Absent: not managed. prune deletes live policies no entry matches only among the Page Shield alert types and the alert types the list declares; never other alerting.", "type": "array", "items": { "$ref": "#/$defs/notificationPolicy" } }, "logpush_jobs": { "description": "The account's own Logpush jobs (accounts/{account_id}/logpush/jobs: audit_logs, firewall_events, gateway_*, workers_trace_events, …), matched as a zone's jobs are. Absent: not managed. [] : every live job is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/logpushJob" } } } };
+    var schema35 = { "description": "One notification policy: which alert, on which zones, to whom.", "type": "object", "additionalProperties": false, "required": ["name", "alert_type"], "properties": { "id": { "description": "The live policy this entry is (its id, as the dashboard's URL or export shows it). Without it, name and alert_type find it.", "type": "string", "pattern": "^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }, "name": { "description": "The policy's name, as the dashboard shows it.", "type": "string", "minLength": 1 }, "alert_type": { "description": "What triggers it, e.g. scriptmonitor_alert_new_malicious_scripts (docs/pci-script-inventory.md lists the Page Shield ones). Any type passes; one the API's list does not hold is a warning.", "type": "string", "pattern": "^[a-z0-9_]+$" }, "enabled": { "description": "Default true.", "type": "boolean", "default": true }, "zones": { "description": "Its zone filter (filters.zones): ids or names of zones of this file, of this account. Absent: every zone of the account (an unscoped alert).", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "email": { "description": "E-mail addresses notified (mechanisms.email).", "type": "array", "items": { "type": "string", "pattern": "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" } }, "webhooks": { "description": "Webhook destination ids notified (mechanisms.webhooks), as the account's Notifications > Destinations lists them.", "type": "array", "items": { "type": "string", "minLength": 1 } } } };
+    var pattern6 = new RegExp("^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", "u");
+    var pattern7 = new RegExp("^[a-z0-9_]+$", "u");
+    var pattern8 = new RegExp("^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", "u");
+    var func1 = require_ucs2length().default;
+    var schema36 = { "description": "One Logpush job of the zone.", "type": "object", "additionalProperties": false, "required": ["name", "dataset", "destination_conf"], "properties": { "id": { "description": "The live job this entry is (its id, an integer). Needed only when jobs of this name and dataset repeat live; export writes it then. Without it the job is matched by name and dataset.", "anyOf": [{ "type": "integer", "minimum": 1 }, { "type": "string", "pattern": "^[0-9]+$" }], "errorMessage": "must be a job id: a whole number (quote one beyond 9007199254740991)" }, "name": { "description": "The job's name. Not unique: a job without an id: is matched by name and dataset together. Letters, digits, - and . only.", "type": "string", "minLength": 1, "maxLength": 512, "pattern": "^[a-zA-Z0-9\\-\\.]*$", "errorMessage": "must be 1 to 512 letters, digits, '-' or '.'" }, "dataset": { "description": "The dataset pushed, e.g. http_requests, firewall_events, dns_logs. Cannot change after creation: a change replaces the job.", "type": "string", "pattern": "^[a-z0-9_]+$", "errorMessage": "must be a dataset name such as http_requests (lower case, digits, '_')" }, "destination_conf": { "description": "Where logs go: a URI with scheme r2, gs, s3, sumo, https, azure, splunk or datadog, at most 4096 characters; {DATE} is replaced by the day. Credentials in its query string must be ${env:NAME} references.", "type": "string", "maxLength": 4096, "pattern": "^(r2|gs|s3|sumo|https|azure|splunk|datadog)://\\S+$", "errorMessage": "must be a URI with scheme r2, gs, s3, sumo, https, azure, splunk or datadog, without spaces, at most 4096 characters" }, "ownership_challenge": { "description": "The ownership token Cloudflare wrote into the destination, needed to create a job (or change its destination) for a storage destination. Must be a ${env:NAME} reference.", "type": "string", "minLength": 1 }, "enabled": { "description": "Whether the job pushes logs. Default true.", "type": "boolean", "default": true }, "kind": { "description": '"" for a normal job, edge for an Instant Logs (edge) job. Set on creation only.', "enum": ["", "edge"] }, "filter": { "$ref": "#/$defs/filter" }, "output_options": { "$ref": "#/$defs/outputOptions" }, "max_upload_bytes": { "description": "Largest batch in bytes: 0 (service default) or 5000000 to 1000000000.", "type": "integer", "anyOf": [{ "const": 0 }, { "minimum": 5e6, "maximum": 1e9 }], "errorMessage": "must be 0 or from 5000000 to 1000000000" }, "max_upload_interval_seconds": { "description": "Longest time between batches in seconds: 0 (service default) or 30 to 300.", "type": "integer", "anyOf": [{ "const": 0 }, { "minimum": 30, "maximum": 300 }], "errorMessage": "must be 0 or from 30 to 300" }, "max_upload_records": { "description": "Largest batch in records: 0 (service default) or 1000 to 1000000.", "type": "integer", "anyOf": [{ "const": 0 }, { "minimum": 1e3, "maximum": 1e6 }], "errorMessage": "must be 0 or from 1000 to 1000000" }, "filter_attack_traffic": { "description": "true leaves DDoS attack traffic out of the logs. Only for the datasets http_requests, firewall_events and network_analytics_logs. Absent: left as the job has it (false on a new job).", "type": "boolean" }, "logpull_options": { "description": "Deprecated by Cloudflare (use output_options): refused, with the output_options to write instead.", "type": "string" }, "frequency": { "description": "Deprecated by Cloudflare (use max_upload_interval_seconds, max_upload_records, max_upload_bytes): refused, with the keys to write instead.", "enum": ["high", "low"] } } };
+    var schema39 = { "description": "How records are formatted. The API replaces output_options whole, so what is not given here takes the service's default.", "type": "object", "additionalProperties": false, "properties": { "field_names": { "description": "The fields pushed, in order, e.g. RayID, EdgeStartTimestamp, ClientIP. Add RequestHeaders, ResponseHeaders or Cookies to push the custom fields.", "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1 } }, "output_type": { "description": "Record format: ndjson or csv.", "enum": ["ndjson", "csv"] }, "timestamp_format": { "description": "Format of timestamp fields.", "enum": ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] }, "sample_rate": { "description": "Fraction of records pushed, 0 to 1 (0.1 = one in ten).", "type": "number", "minimum": 0, "maximum": 1 }, "CVE-2021-44228": { "description": "Redact strings that look like Log4Shell (CVE-2021-44228) payloads.", "type": "boolean" }, "batch_prefix": { "description": "Text written before each batch.", "type": "string" }, "batch_suffix": { "description": "Text written after each batch.", "type": "string" }, "record_prefix": { "description": "Text written before each record.", "type": "string" }, "record_suffix": { "description": "Text written after each record.", "type": "string" }, "record_delimiter": { "description": "Text written between records.", "type": "string" }, "field_delimiter": { "description": "Text written between fields.", "type": "string" }, "record_template": { "description": "A template for each record, with {{.FieldName}} placeholders.", "type": "string" }, "merge_subrequests": { "description": "Merge the records of subrequests into their parent request's record.", "type": "boolean" } } };
+    var func5 = Object.prototype.hasOwnProperty;
+    var pattern9 = new RegExp("^[0-9]+$", "u");
+    var pattern10 = new RegExp("^[a-zA-Z0-9\\-\\.]*$", "u");
+    var pattern12 = new RegExp("^(r2|gs|s3|sumo|https|azure|splunk|datadog)://\\S+$", "u");
+    var schema37 = { "description": "Which records the job pushes, as an object (zoneform sends it as the JSON string the API expects). where: {} means no filter. At most about 30 operators and 1000 bytes once serialised.", "type": "object", "additionalProperties": false, "required": ["where"], "properties": { "where": { "description": "The condition: an and group, an or group, or a single {key, operator, value}. {} means no filter.", "$ref": "#/$defs/filterNode" } } };
+    var schema38 = { "description": "An and group, an or group, or a condition {key, operator, value}.", "type": "object", "additionalProperties": false, "properties": { "and": { "description": "All of these conditions or groups must match.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/filterNode" } }, "or": { "description": "At least one of these conditions or groups must match.", "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/filterNode" } }, "key": { "description": "A field of the dataset, e.g. ClientRequestHost, EdgeResponseStatus.", "type": "string", "minLength": 1 }, "operator": { "description": "The comparison. in and !in take a list as value.", "enum": ["eq", "!eq", "lt", "leq", "gt", "geq", "startsWith", "endsWith", "!startsWith", "!endsWith", "contains", "!contains", "in", "!in"] }, "value": { "description": "What the field is compared with: a string, number or boolean, or a list of strings or numbers for in and !in.", "type": ["string", "number", "boolean", "array"], "items": { "type": ["string", "number"] } } }, "if": { "required": ["and"] }, "then": { "maxProperties": 1, "errorMessage": "an 'and' group holds only its list: put conditions inside it" }, "else": { "if": { "required": ["or"] }, "then": { "maxProperties": 1, "errorMessage": "an 'or' group holds only its list: put conditions inside it" }, "else": { "if": { "minProperties": 1 }, "then": { "required": ["key", "operator", "value"] } } } };
+    var wrapper0 = { validate: validate24 };
+    function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate24.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      const _errs1 = errors;
+      let valid0 = true;
+      const _errs2 = errors;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        let missing0;
+        if (data.and === void 0 && (missing0 = "and")) {
+          const err0 = {};
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      var _valid0 = _errs2 === errors;
+      errors = _errs1;
+      if (vErrors !== null) {
+        if (_errs1) {
+          vErrors.length = _errs1;
+        } else {
+          vErrors = null;
+        }
+      }
+      let ifClause0;
+      if (_valid0) {
+        const _errs3 = errors;
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (Object.keys(data).length > 1) {
+            const err1 = { instancePath, schemaPath: "#/then/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties", schema: 1, parentSchema: schema38.then, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs3 === errors;
+        valid0 = _valid0;
+        ifClause0 = "then";
+      } else {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        let valid1 = true;
+        const _errs7 = errors;
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          let missing1;
+          if (data.or === void 0 && (missing1 = "or")) {
+            const err2 = {};
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        var _valid1 = _errs7 === errors;
+        errors = _errs6;
+        if (vErrors !== null) {
+          if (_errs6) {
+            vErrors.length = _errs6;
+          } else {
+            vErrors = null;
+          }
+        }
+        let ifClause1;
+        if (_valid1) {
+          const _errs8 = errors;
+          if (data && typeof data == "object" && !Array.isArray(data)) {
+            if (Object.keys(data).length > 1) {
+              const err3 = { instancePath, schemaPath: "#/else/then/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties", schema: 1, parentSchema: schema38.else.then, data };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          }
+          var _valid1 = _errs8 === errors;
+          valid1 = _valid1;
+          ifClause1 = "then";
+        } else {
+          const _errs10 = errors;
+          const _errs11 = errors;
+          let valid2 = true;
+          const _errs12 = errors;
+          if (data && typeof data == "object" && !Array.isArray(data)) {
+            if (Object.keys(data).length < 1) {
+              const err4 = {};
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+          var _valid2 = _errs12 === errors;
+          errors = _errs11;
+          if (vErrors !== null) {
+            if (_errs11) {
+              vErrors.length = _errs11;
+            } else {
+              vErrors = null;
+            }
+          }
+          if (_valid2) {
+            const _errs13 = errors;
+            if (data && typeof data == "object" && !Array.isArray(data)) {
+              if (data.key === void 0) {
+                const err5 = { instancePath, schemaPath: "#/else/else/then/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'", schema: schema38.else.else.then.required, parentSchema: schema38.else.else.then, data };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+              if (data.operator === void 0) {
+                const err6 = { instancePath, schemaPath: "#/else/else/then/required", keyword: "required", params: { missingProperty: "operator" }, message: "must have required property 'operator'", schema: schema38.else.else.then.required, parentSchema: schema38.else.else.then, data };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+              if (data.value === void 0) {
+                const err7 = { instancePath, schemaPath: "#/else/else/then/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema38.else.else.then.required, parentSchema: schema38.else.else.then, data };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+            var _valid2 = _errs13 === errors;
+            valid2 = _valid2;
+          }
+          if (!valid2) {
+            const err8 = { instancePath, schemaPath: "#/else/else/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema38.else.else.if, parentSchema: schema38.else.else, data };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+          var _valid1 = _errs10 === errors;
+          valid1 = _valid1;
+          ifClause1 = "else";
+        }
+        if (!valid1) {
+          const err9 = { instancePath, schemaPath: "#/else/if", keyword: "if", params: { failingKeyword: ifClause1 }, message: 'must match "' + ifClause1 + '" schema', schema: schema38.else.if, parentSchema: schema38.else, data };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        var _valid0 = _errs5 === errors;
+        valid0 = _valid0;
+        ifClause0 = "else";
+      }
+      if (!valid0) {
+        const err10 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema38.if, parentSchema: schema38, data };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "and" || key0 === "or" || key0 === "key" || key0 === "operator" || key0 === "value")) {
+            const err11 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema38, data };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data.and !== void 0) {
+          let data0 = data.and;
+          if (Array.isArray(data0)) {
+            if (data0.length < 1) {
+              const err12 = { instancePath: instancePath + "/and", schemaPath: "#/properties/and/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema38.properties.and, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!wrapper0.validate(data0[i0], { instancePath: instancePath + "/and/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/and", schemaPath: "#/properties/and/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.and.type, parentSchema: schema38.properties.and, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data.or !== void 0) {
+          let data2 = data.or;
+          if (Array.isArray(data2)) {
+            if (data2.length < 1) {
+              const err14 = { instancePath: instancePath + "/or", schemaPath: "#/properties/or/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema38.properties.or, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+            const len1 = data2.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (!wrapper0.validate(data2[i1], { instancePath: instancePath + "/or/" + i1, parentData: data2, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err15 = { instancePath: instancePath + "/or", schemaPath: "#/properties/or/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.or.type, parentSchema: schema38.properties.or, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+        }
+        if (data.key !== void 0) {
+          let data4 = data.key;
+          if (typeof data4 === "string") {
+            if (func1(data4) < 1) {
+              const err16 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.properties.key, data: data4 };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          } else {
+            const err17 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.key.type, parentSchema: schema38.properties.key, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data.operator !== void 0) {
+          let data5 = data.operator;
+          if (!(data5 === "eq" || data5 === "!eq" || data5 === "lt" || data5 === "leq" || data5 === "gt" || data5 === "geq" || data5 === "startsWith" || data5 === "endsWith" || data5 === "!startsWith" || data5 === "!endsWith" || data5 === "contains" || data5 === "!contains" || data5 === "in" || data5 === "!in")) {
+            const err18 = { instancePath: instancePath + "/operator", schemaPath: "#/properties/operator/enum", keyword: "enum", params: { allowedValues: schema38.properties.operator.enum }, message: "must be equal to one of the allowed values", schema: schema38.properties.operator.enum, parentSchema: schema38.properties.operator, data: data5 };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+        if (data.value !== void 0) {
+          let data6 = data.value;
+          if (typeof data6 !== "string" && !(typeof data6 == "number" && isFinite(data6)) && typeof data6 !== "boolean" && !Array.isArray(data6)) {
+            const err19 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: schema38.properties.value.type }, message: "must be string,number,boolean,array", schema: schema38.properties.value.type, parentSchema: schema38.properties.value, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+          if (Array.isArray(data6)) {
+            const len2 = data6.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              let data7 = data6[i2];
+              if (typeof data7 !== "string" && !(typeof data7 == "number" && isFinite(data7))) {
+                const err20 = { instancePath: instancePath + "/value/" + i2, schemaPath: "#/properties/value/items/type", keyword: "type", params: { type: schema38.properties.value.items.type }, message: "must be string,number", schema: schema38.properties.value.items.type, parentSchema: schema38.properties.value.items, data: data7 };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+      } else {
+        const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+      validate24.errors = vErrors;
+      return errors === 0;
+    }
+    validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate23.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.where === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "where" }, message: "must have required property 'where'", schema: schema37.required, parentSchema: schema37, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "where")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema37, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.where !== void 0) {
+          if (!validate24(data.where, { instancePath: instancePath + "/where", parentData: data, parentDataProperty: "where", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      validate23.errors = vErrors;
+      return errors === 0;
+    }
+    validate23.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate22.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.name === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema36.required, parentSchema: schema36, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.dataset === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "dataset" }, message: "must have required property 'dataset'", schema: schema36.required, parentSchema: schema36, data };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.destination_conf === void 0) {
+          const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "destination_conf" }, message: "must have required property 'destination_conf'", schema: schema36.required, parentSchema: schema36, data };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!func5.call(schema36.properties, key0)) {
+            const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema36, data };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.id !== void 0) {
+          let data0 = data.id;
+          const _errs3 = errors;
+          let valid1 = false;
+          const _errs4 = errors;
+          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+            const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/0/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema36.properties.id.anyOf[0].type, parentSchema: schema36.properties.id.anyOf[0], data: data0 };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+          if (typeof data0 == "number" && isFinite(data0)) {
+            if (data0 < 1 || isNaN(data0)) {
+              const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema36.properties.id.anyOf[0], data: data0 };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs4 === errors;
+          valid1 = valid1 || _valid0;
+          const _errs6 = errors;
+          if (typeof data0 === "string") {
+            if (!pattern9.test(data0)) {
+              const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[0-9]+$" }, message: 'must match pattern "^[0-9]+$"', schema: "^[0-9]+$", parentSchema: schema36.properties.id.anyOf[1], data: data0 };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.id.anyOf[1].type, parentSchema: schema36.properties.id.anyOf[1], data: data0 };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          var _valid0 = _errs6 === errors;
+          valid1 = valid1 || _valid0;
+          if (!valid1) {
+            const err8 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema36.properties.id.anyOf, parentSchema: schema36.properties.id, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          } else {
+            errors = _errs3;
+            if (vErrors !== null) {
+              if (_errs3) {
+                vErrors.length = _errs3;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data.name !== void 0) {
+          let data1 = data.name;
+          if (typeof data1 === "string") {
+            if (func1(data1) > 512) {
+              const err9 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters", schema: 512, parentSchema: schema36.properties.name, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err10 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema36.properties.name, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (!pattern10.test(data1)) {
+              const err11 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-zA-Z0-9\\-\\.]*$" }, message: 'must match pattern "^[a-zA-Z0-9\\-\\.]*$"', schema: "^[a-zA-Z0-9\\-\\.]*$", parentSchema: schema36.properties.name, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.name.type, parentSchema: schema36.properties.name, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.dataset !== void 0) {
+          let data2 = data.dataset;
+          if (typeof data2 === "string") {
+            if (!pattern7.test(data2)) {
+              const err13 = { instancePath: instancePath + "/dataset", schemaPath: "#/properties/dataset/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9_]+$" }, message: 'must match pattern "^[a-z0-9_]+$"', schema: "^[a-z0-9_]+$", parentSchema: schema36.properties.dataset, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          } else {
+            const err14 = { instancePath: instancePath + "/dataset", schemaPath: "#/properties/dataset/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.dataset.type, parentSchema: schema36.properties.dataset, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data.destination_conf !== void 0) {
+          let data3 = data.destination_conf;
+          if (typeof data3 === "string") {
+            if (func1(data3) > 4096) {
+              const err15 = { instancePath: instancePath + "/destination_conf", schemaPath: "#/properties/destination_conf/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters", schema: 4096, parentSchema: schema36.properties.destination_conf, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if (!pattern12.test(data3)) {
+              const err16 = { instancePath: instancePath + "/destination_conf", schemaPath: "#/properties/destination_conf/pattern", keyword: "pattern", params: { pattern: "^(r2|gs|s3|sumo|https|azure|splunk|datadog)://\\S+$" }, message: 'must match pattern "^(r2|gs|s3|sumo|https|azure|splunk|datadog)://\\S+$"', schema: "^(r2|gs|s3|sumo|https|azure|splunk|datadog)://\\S+$", parentSchema: schema36.properties.destination_conf, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          } else {
+            const err17 = { instancePath: instancePath + "/destination_conf", schemaPath: "#/properties/destination_conf/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.destination_conf.type, parentSchema: schema36.properties.destination_conf, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data.ownership_challenge !== void 0) {
+          let data4 = data.ownership_challenge;
+          if (typeof data4 === "string") {
+            if (func1(data4) < 1) {
+              const err18 = { instancePath: instancePath + "/ownership_challenge", schemaPath: "#/properties/ownership_challenge/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema36.properties.ownership_challenge, data: data4 };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          } else {
+            const err19 = { instancePath: instancePath + "/ownership_challenge", schemaPath: "#/properties/ownership_challenge/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.ownership_challenge.type, parentSchema: schema36.properties.ownership_challenge, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data5 = data.enabled;
+          if (typeof data5 !== "boolean") {
+            const err20 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema36.properties.enabled.type, parentSchema: schema36.properties.enabled, data: data5 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.kind !== void 0) {
+          let data6 = data.kind;
+          if (!(data6 === "" || data6 === "edge")) {
+            const err21 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema36.properties.kind.enum }, message: "must be equal to one of the allowed values", schema: schema36.properties.kind.enum, parentSchema: schema36.properties.kind, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (data.filter !== void 0) {
+          if (!validate23(data.filter, { instancePath: instancePath + "/filter", parentData: data, parentDataProperty: "filter", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.output_options !== void 0) {
+          let data8 = data.output_options;
+          if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+            for (const key1 in data8) {
+              if (!func5.call(schema39.properties, key1)) {
+                const err22 = { instancePath: instancePath + "/output_options", schemaPath: "#/$defs/outputOptions/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema39, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data8.field_names !== void 0) {
+              let data9 = data8.field_names;
+              if (Array.isArray(data9)) {
+                const len0 = data9.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data10 = data9[i0];
+                  if (typeof data10 === "string") {
+                    if (func1(data10) < 1) {
+                      const err23 = { instancePath: instancePath + "/output_options/field_names/" + i0, schemaPath: "#/$defs/outputOptions/properties/field_names/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.field_names.items, data: data10 };
+                      if (vErrors === null) {
+                        vErrors = [err23];
+                      } else {
+                        vErrors.push(err23);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err24 = { instancePath: instancePath + "/output_options/field_names/" + i0, schemaPath: "#/$defs/outputOptions/properties/field_names/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.field_names.items.type, parentSchema: schema39.properties.field_names.items, data: data10 };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+                let i1 = data9.length;
+                let j0;
+                if (i1 > 1) {
+                  const indices0 = {};
+                  for (; i1--; ) {
+                    let item0 = data9[i1];
+                    if (typeof item0 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices0[item0] == "number") {
+                      j0 = indices0[item0];
+                      const err25 = { instancePath: instancePath + "/output_options/field_names", schemaPath: "#/$defs/outputOptions/properties/field_names/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema39.properties.field_names, data: data9 };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices0[item0] = i1;
+                  }
+                }
+              } else {
+                const err26 = { instancePath: instancePath + "/output_options/field_names", schemaPath: "#/$defs/outputOptions/properties/field_names/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.field_names.type, parentSchema: schema39.properties.field_names, data: data9 };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data8.output_type !== void 0) {
+              let data11 = data8.output_type;
+              if (!(data11 === "ndjson" || data11 === "csv")) {
+                const err27 = { instancePath: instancePath + "/output_options/output_type", schemaPath: "#/$defs/outputOptions/properties/output_type/enum", keyword: "enum", params: { allowedValues: schema39.properties.output_type.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.output_type.enum, parentSchema: schema39.properties.output_type, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data8.timestamp_format !== void 0) {
+              let data12 = data8.timestamp_format;
+              if (!(data12 === "unixnano" || data12 === "unix" || data12 === "rfc3339" || data12 === "rfc3339ms" || data12 === "rfc3339ns")) {
+                const err28 = { instancePath: instancePath + "/output_options/timestamp_format", schemaPath: "#/$defs/outputOptions/properties/timestamp_format/enum", keyword: "enum", params: { allowedValues: schema39.properties.timestamp_format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.timestamp_format.enum, parentSchema: schema39.properties.timestamp_format, data: data12 };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data8.sample_rate !== void 0) {
+              let data13 = data8.sample_rate;
+              if (typeof data13 == "number" && isFinite(data13)) {
+                if (data13 > 1 || isNaN(data13)) {
+                  const err29 = { instancePath: instancePath + "/output_options/sample_rate", schemaPath: "#/$defs/outputOptions/properties/sample_rate/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema39.properties.sample_rate, data: data13 };
+                  if (vErrors === null) {
+                    vErrors = [err29];
+                  } else {
+                    vErrors.push(err29);
+                  }
+                  errors++;
+                }
+                if (data13 < 0 || isNaN(data13)) {
+                  const err30 = { instancePath: instancePath + "/output_options/sample_rate", schemaPath: "#/$defs/outputOptions/properties/sample_rate/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema39.properties.sample_rate, data: data13 };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+              } else {
+                const err31 = { instancePath: instancePath + "/output_options/sample_rate", schemaPath: "#/$defs/outputOptions/properties/sample_rate/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema39.properties.sample_rate.type, parentSchema: schema39.properties.sample_rate, data: data13 };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data8["CVE-2021-44228"] !== void 0) {
+              let data14 = data8["CVE-2021-44228"];
+              if (typeof data14 !== "boolean") {
+                const err32 = { instancePath: instancePath + "/output_options/CVE-2021-44228", schemaPath: "#/$defs/outputOptions/properties/CVE-2021-44228/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema39.properties["CVE-2021-44228"].type, parentSchema: schema39.properties["CVE-2021-44228"], data: data14 };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data8.batch_prefix !== void 0) {
+              let data15 = data8.batch_prefix;
+              if (typeof data15 !== "string") {
+                const err33 = { instancePath: instancePath + "/output_options/batch_prefix", schemaPath: "#/$defs/outputOptions/properties/batch_prefix/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.batch_prefix.type, parentSchema: schema39.properties.batch_prefix, data: data15 };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data8.batch_suffix !== void 0) {
+              let data16 = data8.batch_suffix;
+              if (typeof data16 !== "string") {
+                const err34 = { instancePath: instancePath + "/output_options/batch_suffix", schemaPath: "#/$defs/outputOptions/properties/batch_suffix/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.batch_suffix.type, parentSchema: schema39.properties.batch_suffix, data: data16 };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data8.record_prefix !== void 0) {
+              let data17 = data8.record_prefix;
+              if (typeof data17 !== "string") {
+                const err35 = { instancePath: instancePath + "/output_options/record_prefix", schemaPath: "#/$defs/outputOptions/properties/record_prefix/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.record_prefix.type, parentSchema: schema39.properties.record_prefix, data: data17 };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data8.record_suffix !== void 0) {
+              let data18 = data8.record_suffix;
+              if (typeof data18 !== "string") {
+                const err36 = { instancePath: instancePath + "/output_options/record_suffix", schemaPath: "#/$defs/outputOptions/properties/record_suffix/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.record_suffix.type, parentSchema: schema39.properties.record_suffix, data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data8.record_delimiter !== void 0) {
+              let data19 = data8.record_delimiter;
+              if (typeof data19 !== "string") {
+                const err37 = { instancePath: instancePath + "/output_options/record_delimiter", schemaPath: "#/$defs/outputOptions/properties/record_delimiter/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.record_delimiter.type, parentSchema: schema39.properties.record_delimiter, data: data19 };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data8.field_delimiter !== void 0) {
+              let data20 = data8.field_delimiter;
+              if (typeof data20 !== "string") {
+                const err38 = { instancePath: instancePath + "/output_options/field_delimiter", schemaPath: "#/$defs/outputOptions/properties/field_delimiter/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.field_delimiter.type, parentSchema: schema39.properties.field_delimiter, data: data20 };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data8.record_template !== void 0) {
+              let data21 = data8.record_template;
+              if (typeof data21 !== "string") {
+                const err39 = { instancePath: instancePath + "/output_options/record_template", schemaPath: "#/$defs/outputOptions/properties/record_template/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.record_template.type, parentSchema: schema39.properties.record_template, data: data21 };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data8.merge_subrequests !== void 0) {
+              let data22 = data8.merge_subrequests;
+              if (typeof data22 !== "boolean") {
+                const err40 = { instancePath: instancePath + "/output_options/merge_subrequests", schemaPath: "#/$defs/outputOptions/properties/merge_subrequests/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema39.properties.merge_subrequests.type, parentSchema: schema39.properties.merge_subrequests, data: data22 };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err41 = { instancePath: instancePath + "/output_options", schemaPath: "#/$defs/outputOptions/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data.max_upload_bytes !== void 0) {
+          let data23 = data.max_upload_bytes;
+          if (!(typeof data23 == "number" && (!(data23 % 1) && !isNaN(data23)) && isFinite(data23))) {
+            const err42 = { instancePath: instancePath + "/max_upload_bytes", schemaPath: "#/properties/max_upload_bytes/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema36.properties.max_upload_bytes.type, parentSchema: schema36.properties.max_upload_bytes, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+          const _errs56 = errors;
+          let valid7 = false;
+          const _errs57 = errors;
+          if (0 !== data23) {
+            const err43 = { instancePath: instancePath + "/max_upload_bytes", schemaPath: "#/properties/max_upload_bytes/anyOf/0/const", keyword: "const", params: { allowedValue: 0 }, message: "must be equal to constant", schema: 0, parentSchema: schema36.properties.max_upload_bytes.anyOf[0], data: data23 };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+          var _valid1 = _errs57 === errors;
+          valid7 = valid7 || _valid1;
+          const _errs58 = errors;
+          if (typeof data23 == "number" && isFinite(data23)) {
+            if (data23 > 1e9 || isNaN(data23)) {
+              const err44 = { instancePath: instancePath + "/max_upload_bytes", schemaPath: "#/properties/max_upload_bytes/anyOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000", schema: 1e9, parentSchema: schema36.properties.max_upload_bytes.anyOf[1], data: data23 };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+            }
+            if (data23 < 5e6 || isNaN(data23)) {
+              const err45 = { instancePath: instancePath + "/max_upload_bytes", schemaPath: "#/properties/max_upload_bytes/anyOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 5e6 }, message: "must be >= 5000000", schema: 5e6, parentSchema: schema36.properties.max_upload_bytes.anyOf[1], data: data23 };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+          }
+          var _valid1 = _errs58 === errors;
+          valid7 = valid7 || _valid1;
+          if (!valid7) {
+            const err46 = { instancePath: instancePath + "/max_upload_bytes", schemaPath: "#/properties/max_upload_bytes/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema36.properties.max_upload_bytes.anyOf, parentSchema: schema36.properties.max_upload_bytes, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          } else {
+            errors = _errs56;
+            if (vErrors !== null) {
+              if (_errs56) {
+                vErrors.length = _errs56;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data.max_upload_interval_seconds !== void 0) {
+          let data24 = data.max_upload_interval_seconds;
+          if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
+            const err47 = { instancePath: instancePath + "/max_upload_interval_seconds", schemaPath: "#/properties/max_upload_interval_seconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema36.properties.max_upload_interval_seconds.type, parentSchema: schema36.properties.max_upload_interval_seconds, data: data24 };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          }
+          const _errs62 = errors;
+          let valid8 = false;
+          const _errs63 = errors;
+          if (0 !== data24) {
+            const err48 = { instancePath: instancePath + "/max_upload_interval_seconds", schemaPath: "#/properties/max_upload_interval_seconds/anyOf/0/const", keyword: "const", params: { allowedValue: 0 }, message: "must be equal to constant", schema: 0, parentSchema: schema36.properties.max_upload_interval_seconds.anyOf[0], data: data24 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+          var _valid2 = _errs63 === errors;
+          valid8 = valid8 || _valid2;
+          const _errs64 = errors;
+          if (typeof data24 == "number" && isFinite(data24)) {
+            if (data24 > 300 || isNaN(data24)) {
+              const err49 = { instancePath: instancePath + "/max_upload_interval_seconds", schemaPath: "#/properties/max_upload_interval_seconds/anyOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 300 }, message: "must be <= 300", schema: 300, parentSchema: schema36.properties.max_upload_interval_seconds.anyOf[1], data: data24 };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+            if (data24 < 30 || isNaN(data24)) {
+              const err50 = { instancePath: instancePath + "/max_upload_interval_seconds", schemaPath: "#/properties/max_upload_interval_seconds/anyOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 30 }, message: "must be >= 30", schema: 30, parentSchema: schema36.properties.max_upload_interval_seconds.anyOf[1], data: data24 };
+              if (vErrors === null) {
+                vErrors = [err50];
+              } else {
+                vErrors.push(err50);
+              }
+              errors++;
+            }
+          }
+          var _valid2 = _errs64 === errors;
+          valid8 = valid8 || _valid2;
+          if (!valid8) {
+            const err51 = { instancePath: instancePath + "/max_upload_interval_seconds", schemaPath: "#/properties/max_upload_interval_seconds/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema36.properties.max_upload_interval_seconds.anyOf, parentSchema: schema36.properties.max_upload_interval_seconds, data: data24 };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          } else {
+            errors = _errs62;
+            if (vErrors !== null) {
+              if (_errs62) {
+                vErrors.length = _errs62;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data.max_upload_records !== void 0) {
+          let data25 = data.max_upload_records;
+          if (!(typeof data25 == "number" && (!(data25 % 1) && !isNaN(data25)) && isFinite(data25))) {
+            const err52 = { instancePath: instancePath + "/max_upload_records", schemaPath: "#/properties/max_upload_records/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema36.properties.max_upload_records.type, parentSchema: schema36.properties.max_upload_records, data: data25 };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+          const _errs68 = errors;
+          let valid9 = false;
+          const _errs69 = errors;
+          if (0 !== data25) {
+            const err53 = { instancePath: instancePath + "/max_upload_records", schemaPath: "#/properties/max_upload_records/anyOf/0/const", keyword: "const", params: { allowedValue: 0 }, message: "must be equal to constant", schema: 0, parentSchema: schema36.properties.max_upload_records.anyOf[0], data: data25 };
+            if (vErrors === null) {
+              vErrors = [err53];
+            } else {
+              vErrors.push(err53);
+            }
+            errors++;
+          }
+          var _valid3 = _errs69 === errors;
+          valid9 = valid9 || _valid3;
+          const _errs70 = errors;
+          if (typeof data25 == "number" && isFinite(data25)) {
+            if (data25 > 1e6 || isNaN(data25)) {
+              const err54 = { instancePath: instancePath + "/max_upload_records", schemaPath: "#/properties/max_upload_records/anyOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000", schema: 1e6, parentSchema: schema36.properties.max_upload_records.anyOf[1], data: data25 };
+              if (vErrors === null) {
+                vErrors = [err54];
+              } else {
+                vErrors.push(err54);
+              }
+              errors++;
+            }
+            if (data25 < 1e3 || isNaN(data25)) {
+              const err55 = { instancePath: instancePath + "/max_upload_records", schemaPath: "#/properties/max_upload_records/anyOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1e3 }, message: "must be >= 1000", schema: 1e3, parentSchema: schema36.properties.max_upload_records.anyOf[1], data: data25 };
+              if (vErrors === null) {
+                vErrors = [err55];
+              } else {
+                vErrors.push(err55);
+              }
+              errors++;
+            }
+          }
+          var _valid3 = _errs70 === errors;
+          valid9 = valid9 || _valid3;
+          if (!valid9) {
+            const err56 = { instancePath: instancePath + "/max_upload_records", schemaPath: "#/properties/max_upload_records/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema36.properties.max_upload_records.anyOf, parentSchema: schema36.properties.max_upload_records, data: data25 };
+            if (vErrors === null) {
+              vErrors = [err56];
+            } else {
+              vErrors.push(err56);
+            }
+            errors++;
+          } else {
+            errors = _errs68;
+            if (vErrors !== null) {
+              if (_errs68) {
+                vErrors.length = _errs68;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data.filter_attack_traffic !== void 0) {
+          let data26 = data.filter_attack_traffic;
+          if (typeof data26 !== "boolean") {
+            const err57 = { instancePath: instancePath + "/filter_attack_traffic", schemaPath: "#/properties/filter_attack_traffic/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema36.properties.filter_attack_traffic.type, parentSchema: schema36.properties.filter_attack_traffic, data: data26 };
+            if (vErrors === null) {
+              vErrors = [err57];
+            } else {
+              vErrors.push(err57);
+            }
+            errors++;
+          }
+        }
+        if (data.logpull_options !== void 0) {
+          let data27 = data.logpull_options;
+          if (typeof data27 !== "string") {
+            const err58 = { instancePath: instancePath + "/logpull_options", schemaPath: "#/properties/logpull_options/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.logpull_options.type, parentSchema: schema36.properties.logpull_options, data: data27 };
+            if (vErrors === null) {
+              vErrors = [err58];
+            } else {
+              vErrors.push(err58);
+            }
+            errors++;
+          }
+        }
+        if (data.frequency !== void 0) {
+          let data28 = data.frequency;
+          if (!(data28 === "high" || data28 === "low")) {
+            const err59 = { instancePath: instancePath + "/frequency", schemaPath: "#/properties/frequency/enum", keyword: "enum", params: { allowedValues: schema36.properties.frequency.enum }, message: "must be equal to one of the allowed values", schema: schema36.properties.frequency.enum, parentSchema: schema36.properties.frequency, data: data28 };
+            if (vErrors === null) {
+              vErrors = [err59];
+            } else {
+              vErrors.push(err59);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err60 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+      validate22.errors = vErrors;
+      return errors === 0;
+    }
+    validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate21.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.account_id === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "account_id" }, message: "must have required property 'account_id'", schema: schema33.required, parentSchema: schema33, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "account_id" || key0 === "api_token" || key0 === "prune" || key0 === "notifications" || key0 === "logpush_jobs")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema33, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.account_id !== void 0) {
+          let data0 = data.account_id;
+          if (typeof data0 === "string") {
+            if (!pattern4.test(data0)) {
+              const err2 = { instancePath: instancePath + "/account_id", schemaPath: "#/$defs/hexId/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"', schema: "^[0-9a-f]{32}$", parentSchema: schema32, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/account_id", schemaPath: "#/$defs/hexId/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.api_token !== void 0) {
+          let data1 = data.api_token;
+          if (typeof data1 === "string") {
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/api_token", schemaPath: "#/properties/api_token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema33.properties.api_token, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/api_token", schemaPath: "#/properties/api_token/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.api_token.type, parentSchema: schema33.properties.api_token, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.prune !== void 0) {
+          let data2 = data.prune;
+          if (typeof data2 !== "boolean") {
+            const err6 = { instancePath: instancePath + "/prune", schemaPath: "#/properties/prune/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema33.properties.prune.type, parentSchema: schema33.properties.prune, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.notifications !== void 0) {
+          let data3 = data.notifications;
+          if (Array.isArray(data3)) {
+            const len0 = data3.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data4 = data3[i0];
+              if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                if (data4.name === void 0) {
+                  const err7 = { instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/$defs/notificationPolicy/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema35.required, parentSchema: schema35, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                if (data4.alert_type === void 0) {
+                  const err8 = { instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/$defs/notificationPolicy/required", keyword: "required", params: { missingProperty: "alert_type" }, message: "must have required property 'alert_type'", schema: schema35.required, parentSchema: schema35, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                for (const key1 in data4) {
+                  if (!(key1 === "id" || key1 === "name" || key1 === "alert_type" || key1 === "enabled" || key1 === "zones" || key1 === "email" || key1 === "webhooks")) {
+                    const err9 = { instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/$defs/notificationPolicy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema35, data: data4 };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.id !== void 0) {
+                  let data5 = data4.id;
+                  if (typeof data5 === "string") {
+                    if (!pattern6.test(data5)) {
+                      const err10 = { instancePath: instancePath + "/notifications/" + i0 + "/id", schemaPath: "#/$defs/notificationPolicy/properties/id/pattern", keyword: "pattern", params: { pattern: "^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }, message: 'must match pattern "^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"', schema: "^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$", parentSchema: schema35.properties.id, data: data5 };
+                      if (vErrors === null) {
+                        vErrors = [err10];
+                      } else {
+                        vErrors.push(err10);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err11 = { instancePath: instancePath + "/notifications/" + i0 + "/id", schemaPath: "#/$defs/notificationPolicy/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.id.type, parentSchema: schema35.properties.id, data: data5 };
+                    if (vErrors === null) {
+                      vErrors = [err11];
+                    } else {
+                      vErrors.push(err11);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.name !== void 0) {
+                  let data6 = data4.name;
+                  if (typeof data6 === "string") {
+                    if (func1(data6) < 1) {
+                      const err12 = { instancePath: instancePath + "/notifications/" + i0 + "/name", schemaPath: "#/$defs/notificationPolicy/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35.properties.name, data: data6 };
+                      if (vErrors === null) {
+                        vErrors = [err12];
+                      } else {
+                        vErrors.push(err12);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err13 = { instancePath: instancePath + "/notifications/" + i0 + "/name", schemaPath: "#/$defs/notificationPolicy/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data6 };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.alert_type !== void 0) {
+                  let data7 = data4.alert_type;
+                  if (typeof data7 === "string") {
+                    if (!pattern7.test(data7)) {
+                      const err14 = { instancePath: instancePath + "/notifications/" + i0 + "/alert_type", schemaPath: "#/$defs/notificationPolicy/properties/alert_type/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9_]+$" }, message: 'must match pattern "^[a-z0-9_]+$"', schema: "^[a-z0-9_]+$", parentSchema: schema35.properties.alert_type, data: data7 };
+                      if (vErrors === null) {
+                        vErrors = [err14];
+                      } else {
+                        vErrors.push(err14);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err15 = { instancePath: instancePath + "/notifications/" + i0 + "/alert_type", schemaPath: "#/$defs/notificationPolicy/properties/alert_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.alert_type.type, parentSchema: schema35.properties.alert_type, data: data7 };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.enabled !== void 0) {
+                  let data8 = data4.enabled;
+                  if (typeof data8 !== "boolean") {
+                    const err16 = { instancePath: instancePath + "/notifications/" + i0 + "/enabled", schemaPath: "#/$defs/notificationPolicy/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema35.properties.enabled.type, parentSchema: schema35.properties.enabled, data: data8 };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.zones !== void 0) {
+                  let data9 = data4.zones;
+                  if (Array.isArray(data9)) {
+                    if (data9.length < 1) {
+                      const err17 = { instancePath: instancePath + "/notifications/" + i0 + "/zones", schemaPath: "#/$defs/notificationPolicy/properties/zones/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema35.properties.zones, data: data9 };
+                      if (vErrors === null) {
+                        vErrors = [err17];
+                      } else {
+                        vErrors.push(err17);
+                      }
+                      errors++;
+                    }
+                    const len1 = data9.length;
+                    for (let i1 = 0; i1 < len1; i1++) {
+                      let data10 = data9[i1];
+                      if (typeof data10 === "string") {
+                        if (func1(data10) < 1) {
+                          const err18 = { instancePath: instancePath + "/notifications/" + i0 + "/zones/" + i1, schemaPath: "#/$defs/notificationPolicy/properties/zones/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35.properties.zones.items, data: data10 };
+                          if (vErrors === null) {
+                            vErrors = [err18];
+                          } else {
+                            vErrors.push(err18);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err19 = { instancePath: instancePath + "/notifications/" + i0 + "/zones/" + i1, schemaPath: "#/$defs/notificationPolicy/properties/zones/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.zones.items.type, parentSchema: schema35.properties.zones.items, data: data10 };
+                        if (vErrors === null) {
+                          vErrors = [err19];
+                        } else {
+                          vErrors.push(err19);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err20 = { instancePath: instancePath + "/notifications/" + i0 + "/zones", schemaPath: "#/$defs/notificationPolicy/properties/zones/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema35.properties.zones.type, parentSchema: schema35.properties.zones, data: data9 };
+                    if (vErrors === null) {
+                      vErrors = [err20];
+                    } else {
+                      vErrors.push(err20);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.email !== void 0) {
+                  let data11 = data4.email;
+                  if (Array.isArray(data11)) {
+                    const len2 = data11.length;
+                    for (let i2 = 0; i2 < len2; i2++) {
+                      let data12 = data11[i2];
+                      if (typeof data12 === "string") {
+                        if (!pattern8.test(data12)) {
+                          const err21 = { instancePath: instancePath + "/notifications/" + i0 + "/email/" + i2, schemaPath: "#/$defs/notificationPolicy/properties/email/items/pattern", keyword: "pattern", params: { pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" }, message: 'must match pattern "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$"', schema: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", parentSchema: schema35.properties.email.items, data: data12 };
+                          if (vErrors === null) {
+                            vErrors = [err21];
+                          } else {
+                            vErrors.push(err21);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err22 = { instancePath: instancePath + "/notifications/" + i0 + "/email/" + i2, schemaPath: "#/$defs/notificationPolicy/properties/email/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.email.items.type, parentSchema: schema35.properties.email.items, data: data12 };
+                        if (vErrors === null) {
+                          vErrors = [err22];
+                        } else {
+                          vErrors.push(err22);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err23 = { instancePath: instancePath + "/notifications/" + i0 + "/email", schemaPath: "#/$defs/notificationPolicy/properties/email/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema35.properties.email.type, parentSchema: schema35.properties.email, data: data11 };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.webhooks !== void 0) {
+                  let data13 = data4.webhooks;
+                  if (Array.isArray(data13)) {
+                    const len3 = data13.length;
+                    for (let i3 = 0; i3 < len3; i3++) {
+                      let data14 = data13[i3];
+                      if (typeof data14 === "string") {
+                        if (func1(data14) < 1) {
+                          const err24 = { instancePath: instancePath + "/notifications/" + i0 + "/webhooks/" + i3, schemaPath: "#/$defs/notificationPolicy/properties/webhooks/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35.properties.webhooks.items, data: data14 };
+                          if (vErrors === null) {
+                            vErrors = [err24];
+                          } else {
+                            vErrors.push(err24);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err25 = { instancePath: instancePath + "/notifications/" + i0 + "/webhooks/" + i3, schemaPath: "#/$defs/notificationPolicy/properties/webhooks/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.webhooks.items.type, parentSchema: schema35.properties.webhooks.items, data: data14 };
+                        if (vErrors === null) {
+                          vErrors = [err25];
+                        } else {
+                          vErrors.push(err25);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err26 = { instancePath: instancePath + "/notifications/" + i0 + "/webhooks", schemaPath: "#/$defs/notificationPolicy/properties/webhooks/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema35.properties.webhooks.type, parentSchema: schema35.properties.webhooks, data: data13 };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err27 = { instancePath: instancePath + "/notifications/" + i0, schemaPath: "#/$defs/notificationPolicy/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data: data4 };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err28 = { instancePath: instancePath + "/notifications", schemaPath: "#/properties/notifications/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.notifications.type, parentSchema: schema33.properties.notifications, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err28];
+            } else {
+              vErrors.push(err28);
+            }
+            errors++;
+          }
+        }
+        if (data.logpush_jobs !== void 0) {
+          let data15 = data.logpush_jobs;
+          if (Array.isArray(data15)) {
+            const len4 = data15.length;
+            for (let i4 = 0; i4 < len4; i4++) {
+              if (!validate22(data15[i4], { instancePath: instancePath + "/logpush_jobs/" + i4, parentData: data15, parentDataProperty: i4, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/logpush_jobs", schemaPath: "#/properties/logpush_jobs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.logpush_jobs.type, parentSchema: schema33.properties.logpush_jobs, data: data15 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      validate21.errors = vErrors;
+      return errors === 0;
+    }
+    validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema40 = { "description": "What every zone of this file shares, merged into each zone before it is checked: a zone's own values win, mappings merge key by key, lists are replaced whole; null in a zone takes a default out. Any section a zone may hold, but a zone's identity and the sections of one zone only.", "type": "object", "additionalProperties": false, "properties": { "zone_id": { "description": "Not allowed here: a zone's identity is never a default: each zone names its own zone_id.", "not": {}, "errorMessage": "a zone's identity is never a default: each zone names its own zone_id" }, "name": { "description": "Not allowed here: a zone's name is never a default: each zone names its own (or none).", "not": {}, "errorMessage": "a zone's name is never a default: each zone names its own (or none)" }, "account_id": { "description": "Not allowed here: a zone's account is not a default: write account_id once at the top level of the file (the account of every zone that names none).", "not": {}, "errorMessage": "a zone's account is not a default: write account_id once at the top level of the file (the account of every zone that names none)" }, "page_shield": { "$ref": "#/$defs/pageShieldDefault" }, "waf": { "$ref": "#/$defs/wafDefault" }, "logs": { "$ref": "#/$defs/logs" }, "custom_hostnames": { "description": "Not allowed here: custom_hostnames belongs in a zone, not in defaults: a custom hostname exists in one zone only, so list it in the zone that has it.", "not": {}, "errorMessage": "custom_hostnames belongs in a zone, not in defaults: a custom hostname exists in one zone only, so list it in the zone that has it" } } };
+    var schema41 = { "description": "Page Shield (now called client-side security) settings and its content security policies (content security rules). Only the settings present are managed.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Turns Page Shield (script, connection and cookie monitoring) on or off.", "type": "boolean" }, "use_cloudflare_reporting_endpoint": { "description": "Send CSP reports to Cloudflare's own reporting endpoint (same-origin) rather than a third-party one.", "type": "boolean" }, "use_connection_url_path": { "description": "Record the full path of connection URLs, not only the host.", "type": "boolean" }, "policies": { "description": "Page Shield CSP policies; each live policy is matched by its id: the id: the entry pins, else the description. Absent: policies are not managed. [] : every live policy is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/policy" } }, "prune": { "description": "Delete live policies no entry of the file matches. Default true; false never deletes one.", "type": "boolean", "default": true }, "script_inventory": { "$ref": "#/$defs/scriptInventoryDefault" } } };
+    var schema42 = { "description": "One Page Shield content security policy.", "type": "object", "additionalProperties": false, "required": ["description", "action", "expression", "value"], "properties": { "id": { "description": "The live policy this entry is (its id). Needed only when policies of this description repeat live; export writes it then. Without it the policy is matched by its description.", "type": "string", "minLength": 1 }, "description": { "description": "The policy's name. Not unique: a policy without an id: is matched by its description.", "type": "string", "minLength": 1 }, "action": { "description": "allow: enforce the CSP (Content-Security-Policy header); log: report only (Content-Security-Policy-Report-Only); add_reporting_directives: add reporting directives only (the action of 2026).", "enum": ["log", "allow", "add_reporting_directives"] }, "expression": { "description": 'A Rules language expression selecting the requests the policy applies to, e.g. http.request.uri.path contains "/checkout".', "type": "string", "minLength": 1 }, "value": { "description": "The CSP directives, e.g. script-src 'self' https://js.stripe.com.", "type": "string", "minLength": 1 }, "enabled": { "description": "Whether the policy is active. Default true.", "type": "boolean", "default": true } } };
+    var schema43 = { "description": "The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1), checked by zoneform audit against what Page Shield saw on the pages in scope. Never written to Cloudflare: plan and apply ignore it.", "type": "object", "additionalProperties": false, "properties": { "pages": { "description": "The payment pages in scope, as host/path patterns with * at the start or the end (Page Shield's page_url filter), e.g. example.com/checkout*.", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "authorized": { "description": "The scripts authorized on the pages in scope, each with a written justification.", "type": "array", "items": { "$ref": "#/$defs/authorizedScript" } }, "headers": { "$ref": "#/$defs/pageHeadersDefault" } } };
+    var schema44 = { "description": "One authorized script: an exact URL, or a prefix ending in *.", "type": "object", "additionalProperties": false, "required": ["url", "justification"], "properties": { "url": { "description": "The script's URL (https://www.example.com/assets/checkout.js), or a prefix ending in * (https://js.stripe.com/v3/*).", "type": "string", "minLength": 1 }, "justification": { "description": "Why the script is needed on the payment page (PCI DSS 6.4.3 asks for a written justification).", "type": "string" }, "owner": { "description": "Who answers for the script (a team or a person).", "type": "string" }, "hash": { "description": "The reviewed version's hash as Page Shield reports it (64 hex): another hash seen is a changed script (PCI DSS 11.6.1).", "type": "string", "pattern": "^[0-9a-fA-F]{64}$" } } };
+    var schema45 = { "description": "The payment pages' security-impacting HTTP headers (PCI DSS v4.0.1 11.6.1): zoneform audit fetches each URL (GET, no cookies, no credentials) and compares what it sends with each pinned value. Never written to Cloudflare.", "type": "object", "additionalProperties": false, "properties": { "urls": { "description": "The payment pages to fetch, as absolute https:// URLs (https://www.example.com/checkout).", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "pinned": { "description": "Each header the pages must send, by its lower-case name, with its exact value (e.g. content-security-policy: script-src 'self'). A changed value or a missing header is reported.", "type": "object", "propertyNames": { "minLength": 1 }, "additionalProperties": { "type": "string" } } } };
+    var pattern13 = new RegExp("^[0-9a-fA-F]{64}$", "u");
+    function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate31.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "pages" || key0 === "authorized" || key0 === "headers")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema43, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.pages !== void 0) {
+          let data0 = data.pages;
+          if (Array.isArray(data0)) {
+            if (data0.length < 1) {
+              const err1 = { instancePath: instancePath + "/pages", schemaPath: "#/properties/pages/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema43.properties.pages, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data1 = data0[i0];
+              if (typeof data1 === "string") {
+                if (func1(data1) < 1) {
+                  const err2 = { instancePath: instancePath + "/pages/" + i0, schemaPath: "#/properties/pages/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema43.properties.pages.items, data: data1 };
+                  if (vErrors === null) {
+                    vErrors = [err2];
+                  } else {
+                    vErrors.push(err2);
+                  }
+                  errors++;
+                }
+              } else {
+                const err3 = { instancePath: instancePath + "/pages/" + i0, schemaPath: "#/properties/pages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.pages.items.type, parentSchema: schema43.properties.pages.items, data: data1 };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/pages", schemaPath: "#/properties/pages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.pages.type, parentSchema: schema43.properties.pages, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data.authorized !== void 0) {
+          let data2 = data.authorized;
+          if (Array.isArray(data2)) {
+            const len1 = data2.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              let data3 = data2[i1];
+              if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+                if (data3.url === void 0) {
+                  const err5 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'", schema: schema44.required, parentSchema: schema44, data: data3 };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (data3.justification === void 0) {
+                  const err6 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/required", keyword: "required", params: { missingProperty: "justification" }, message: "must have required property 'justification'", schema: schema44.required, parentSchema: schema44, data: data3 };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+                for (const key1 in data3) {
+                  if (!(key1 === "url" || key1 === "justification" || key1 === "owner" || key1 === "hash")) {
+                    const err7 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema44, data: data3 };
+                    if (vErrors === null) {
+                      vErrors = [err7];
+                    } else {
+                      vErrors.push(err7);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.url !== void 0) {
+                  let data4 = data3.url;
+                  if (typeof data4 === "string") {
+                    if (func1(data4) < 1) {
+                      const err8 = { instancePath: instancePath + "/authorized/" + i1 + "/url", schemaPath: "#/$defs/authorizedScript/properties/url/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema44.properties.url, data: data4 };
+                      if (vErrors === null) {
+                        vErrors = [err8];
+                      } else {
+                        vErrors.push(err8);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err9 = { instancePath: instancePath + "/authorized/" + i1 + "/url", schemaPath: "#/$defs/authorizedScript/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.url.type, parentSchema: schema44.properties.url, data: data4 };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.justification !== void 0) {
+                  let data5 = data3.justification;
+                  if (typeof data5 !== "string") {
+                    const err10 = { instancePath: instancePath + "/authorized/" + i1 + "/justification", schemaPath: "#/$defs/authorizedScript/properties/justification/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.justification.type, parentSchema: schema44.properties.justification, data: data5 };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.owner !== void 0) {
+                  let data6 = data3.owner;
+                  if (typeof data6 !== "string") {
+                    const err11 = { instancePath: instancePath + "/authorized/" + i1 + "/owner", schemaPath: "#/$defs/authorizedScript/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.owner.type, parentSchema: schema44.properties.owner, data: data6 };
+                    if (vErrors === null) {
+                      vErrors = [err11];
+                    } else {
+                      vErrors.push(err11);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.hash !== void 0) {
+                  let data7 = data3.hash;
+                  if (typeof data7 === "string") {
+                    if (!pattern13.test(data7)) {
+                      const err12 = { instancePath: instancePath + "/authorized/" + i1 + "/hash", schemaPath: "#/$defs/authorizedScript/properties/hash/pattern", keyword: "pattern", params: { pattern: "^[0-9a-fA-F]{64}$" }, message: 'must match pattern "^[0-9a-fA-F]{64}$"', schema: "^[0-9a-fA-F]{64}$", parentSchema: schema44.properties.hash, data: data7 };
+                      if (vErrors === null) {
+                        vErrors = [err12];
+                      } else {
+                        vErrors.push(err12);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err13 = { instancePath: instancePath + "/authorized/" + i1 + "/hash", schemaPath: "#/$defs/authorizedScript/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.hash.type, parentSchema: schema44.properties.hash, data: data7 };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err14 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data3 };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err15 = { instancePath: instancePath + "/authorized", schemaPath: "#/properties/authorized/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.authorized.type, parentSchema: schema43.properties.authorized, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+        }
+        if (data.headers !== void 0) {
+          let data8 = data.headers;
+          if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+            for (const key2 in data8) {
+              if (!(key2 === "urls" || key2 === "pinned")) {
+                const err16 = { instancePath: instancePath + "/headers", schemaPath: "#/$defs/pageHeadersDefault/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema45, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+            if (data8.urls !== void 0) {
+              let data9 = data8.urls;
+              if (Array.isArray(data9)) {
+                if (data9.length < 1) {
+                  const err17 = { instancePath: instancePath + "/headers/urls", schemaPath: "#/$defs/pageHeadersDefault/properties/urls/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema45.properties.urls, data: data9 };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+                const len2 = data9.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data10 = data9[i2];
+                  if (typeof data10 === "string") {
+                    if (func1(data10) < 1) {
+                      const err18 = { instancePath: instancePath + "/headers/urls/" + i2, schemaPath: "#/$defs/pageHeadersDefault/properties/urls/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema45.properties.urls.items, data: data10 };
+                      if (vErrors === null) {
+                        vErrors = [err18];
+                      } else {
+                        vErrors.push(err18);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err19 = { instancePath: instancePath + "/headers/urls/" + i2, schemaPath: "#/$defs/pageHeadersDefault/properties/urls/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema45.properties.urls.items.type, parentSchema: schema45.properties.urls.items, data: data10 };
+                    if (vErrors === null) {
+                      vErrors = [err19];
+                    } else {
+                      vErrors.push(err19);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err20 = { instancePath: instancePath + "/headers/urls", schemaPath: "#/$defs/pageHeadersDefault/properties/urls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema45.properties.urls.type, parentSchema: schema45.properties.urls, data: data9 };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data8.pinned !== void 0) {
+              let data11 = data8.pinned;
+              if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+                for (const key3 in data11) {
+                  const _errs30 = errors;
+                  if (typeof key3 === "string") {
+                    if (func1(key3) < 1) {
+                      const err21 = { instancePath: instancePath + "/headers/pinned", schemaPath: "#/$defs/pageHeadersDefault/properties/pinned/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema45.properties.pinned.propertyNames, data: key3, propertyName: key3 };
+                      if (vErrors === null) {
+                        vErrors = [err21];
+                      } else {
+                        vErrors.push(err21);
+                      }
+                      errors++;
+                    }
+                  }
+                  var valid11 = _errs30 === errors;
+                  if (!valid11) {
+                    const err22 = { instancePath: instancePath + "/headers/pinned", schemaPath: "#/$defs/pageHeadersDefault/properties/pinned/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema45.properties.pinned.propertyNames, parentSchema: schema45.properties.pinned, data: data11 };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+                for (const key4 in data11) {
+                  let data12 = data11[key4];
+                  if (typeof data12 !== "string") {
+                    const err23 = { instancePath: instancePath + "/headers/pinned/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/pageHeadersDefault/properties/pinned/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema45.properties.pinned.additionalProperties.type, parentSchema: schema45.properties.pinned.additionalProperties, data: data12 };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err24 = { instancePath: instancePath + "/headers/pinned", schemaPath: "#/$defs/pageHeadersDefault/properties/pinned/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.properties.pinned.type, parentSchema: schema45.properties.pinned, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/headers", schemaPath: "#/$defs/pageHeadersDefault/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      validate31.errors = vErrors;
+      return errors === 0;
+    }
+    validate31.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate30.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "enabled" || key0 === "use_cloudflare_reporting_endpoint" || key0 === "use_connection_url_path" || key0 === "policies" || key0 === "prune" || key0 === "script_inventory")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data0 = data.enabled;
+          if (typeof data0 !== "boolean") {
+            const err1 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.enabled.type, parentSchema: schema41.properties.enabled, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.use_cloudflare_reporting_endpoint !== void 0) {
+          let data1 = data.use_cloudflare_reporting_endpoint;
+          if (typeof data1 !== "boolean") {
+            const err2 = { instancePath: instancePath + "/use_cloudflare_reporting_endpoint", schemaPath: "#/properties/use_cloudflare_reporting_endpoint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.use_cloudflare_reporting_endpoint.type, parentSchema: schema41.properties.use_cloudflare_reporting_endpoint, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.use_connection_url_path !== void 0) {
+          let data2 = data.use_connection_url_path;
+          if (typeof data2 !== "boolean") {
+            const err3 = { instancePath: instancePath + "/use_connection_url_path", schemaPath: "#/properties/use_connection_url_path/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.use_connection_url_path.type, parentSchema: schema41.properties.use_connection_url_path, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.policies !== void 0) {
+          let data3 = data.policies;
+          if (Array.isArray(data3)) {
+            const len0 = data3.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data4 = data3[i0];
+              if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                if (data4.description === void 0) {
+                  const err4 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+                if (data4.action === void 0) {
+                  const err5 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "action" }, message: "must have required property 'action'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (data4.expression === void 0) {
+                  const err6 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "expression" }, message: "must have required property 'expression'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+                if (data4.value === void 0) {
+                  const err7 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                for (const key1 in data4) {
+                  if (!(key1 === "id" || key1 === "description" || key1 === "action" || key1 === "expression" || key1 === "value" || key1 === "enabled")) {
+                    const err8 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42, data: data4 };
+                    if (vErrors === null) {
+                      vErrors = [err8];
+                    } else {
+                      vErrors.push(err8);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.id !== void 0) {
+                  let data5 = data4.id;
+                  if (typeof data5 === "string") {
+                    if (func1(data5) < 1) {
+                      const err9 = { instancePath: instancePath + "/policies/" + i0 + "/id", schemaPath: "#/$defs/policy/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.id, data: data5 };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err10 = { instancePath: instancePath + "/policies/" + i0 + "/id", schemaPath: "#/$defs/policy/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data5 };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.description !== void 0) {
+                  let data6 = data4.description;
+                  if (typeof data6 === "string") {
+                    if (func1(data6) < 1) {
+                      const err11 = { instancePath: instancePath + "/policies/" + i0 + "/description", schemaPath: "#/$defs/policy/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.description, data: data6 };
+                      if (vErrors === null) {
+                        vErrors = [err11];
+                      } else {
+                        vErrors.push(err11);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err12 = { instancePath: instancePath + "/policies/" + i0 + "/description", schemaPath: "#/$defs/policy/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.description.type, parentSchema: schema42.properties.description, data: data6 };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.action !== void 0) {
+                  let data7 = data4.action;
+                  if (!(data7 === "log" || data7 === "allow" || data7 === "add_reporting_directives")) {
+                    const err13 = { instancePath: instancePath + "/policies/" + i0 + "/action", schemaPath: "#/$defs/policy/properties/action/enum", keyword: "enum", params: { allowedValues: schema42.properties.action.enum }, message: "must be equal to one of the allowed values", schema: schema42.properties.action.enum, parentSchema: schema42.properties.action, data: data7 };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.expression !== void 0) {
+                  let data8 = data4.expression;
+                  if (typeof data8 === "string") {
+                    if (func1(data8) < 1) {
+                      const err14 = { instancePath: instancePath + "/policies/" + i0 + "/expression", schemaPath: "#/$defs/policy/properties/expression/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.expression, data: data8 };
+                      if (vErrors === null) {
+                        vErrors = [err14];
+                      } else {
+                        vErrors.push(err14);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err15 = { instancePath: instancePath + "/policies/" + i0 + "/expression", schemaPath: "#/$defs/policy/properties/expression/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.expression.type, parentSchema: schema42.properties.expression, data: data8 };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.value !== void 0) {
+                  let data9 = data4.value;
+                  if (typeof data9 === "string") {
+                    if (func1(data9) < 1) {
+                      const err16 = { instancePath: instancePath + "/policies/" + i0 + "/value", schemaPath: "#/$defs/policy/properties/value/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.value, data: data9 };
+                      if (vErrors === null) {
+                        vErrors = [err16];
+                      } else {
+                        vErrors.push(err16);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err17 = { instancePath: instancePath + "/policies/" + i0 + "/value", schemaPath: "#/$defs/policy/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.value.type, parentSchema: schema42.properties.value, data: data9 };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.enabled !== void 0) {
+                  let data10 = data4.enabled;
+                  if (typeof data10 !== "boolean") {
+                    const err18 = { instancePath: instancePath + "/policies/" + i0 + "/enabled", schemaPath: "#/$defs/policy/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema42.properties.enabled.type, parentSchema: schema42.properties.enabled, data: data10 };
+                    if (vErrors === null) {
+                      vErrors = [err18];
+                    } else {
+                      vErrors.push(err18);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err19 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data: data4 };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err20 = { instancePath: instancePath + "/policies", schemaPath: "#/properties/policies/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.policies.type, parentSchema: schema41.properties.policies, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.prune !== void 0) {
+          let data11 = data.prune;
+          if (typeof data11 !== "boolean") {
+            const err21 = { instancePath: instancePath + "/prune", schemaPath: "#/properties/prune/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.prune.type, parentSchema: schema41.properties.prune, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (data.script_inventory !== void 0) {
+          if (!validate31(data.script_inventory, { instancePath: instancePath + "/script_inventory", parentData: data, parentDataProperty: "script_inventory", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      validate30.errors = vErrors;
+      return errors === 0;
+    }
+    validate30.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema46 = { "description": "Deployment and tuning of the WAF managed rulesets in the zone's http_request_firewall_managed entry point. Rules zoneform does not own (skip rules, dashboard deployments) are kept.", "type": "object", "additionalProperties": false, "properties": { "owasp": { "$ref": "#/$defs/owaspDefault" }, "cloudflare_managed": { "$ref": "#/$defs/cloudflareManagedDefault" } } };
+    var schema47 = { "description": "The Cloudflare OWASP Core Ruleset: deployed or not, its paranoia level, anomaly score threshold and action.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Deploy (true) or remove (false) the OWASP Core Ruleset's execute rule.", "type": "boolean" }, "paranoia_level": { "description": "1 to 4. Rules tagged paranoia-level-(N+1) … paranoia-level-4 are disabled. Default 1.", "type": "integer", "minimum": 1, "maximum": 4, "default": 1 }, "score_threshold": { "description": "Anomaly score at which the action is taken: low (60), medium (40), high (25), or an integer 1–100. Default medium.", "anyOf": [{ "enum": ["low", "medium", "high"] }, { "type": "integer", "minimum": 1, "maximum": 100 }], "errorMessage": "must be low, medium, high or an integer from 1 to 100", "default": "medium" }, "expression": { "description": "When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one; the plan shows it.", "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "Action of rule 949110 (Inbound Anomaly Score Exceeded) when the score reaches the threshold. Default block.", "$ref": "#/$defs/owaspAction", "default": "block" } } };
+    var schema48 = { "enum": ["block", "managed_challenge", "js_challenge", "log", "challenge"] };
+    function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate35.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "enabled" || key0 === "paranoia_level" || key0 === "score_threshold" || key0 === "expression" || key0 === "action")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema47, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data0 = data.enabled;
+          if (typeof data0 !== "boolean") {
+            const err1 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema47.properties.enabled.type, parentSchema: schema47.properties.enabled, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.paranoia_level !== void 0) {
+          let data1 = data.paranoia_level;
+          if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+            const err2 = { instancePath: instancePath + "/paranoia_level", schemaPath: "#/properties/paranoia_level/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema47.properties.paranoia_level.type, parentSchema: schema47.properties.paranoia_level, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+          if (typeof data1 == "number" && isFinite(data1)) {
+            if (data1 > 4 || isNaN(data1)) {
+              const err3 = { instancePath: instancePath + "/paranoia_level", schemaPath: "#/properties/paranoia_level/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4 }, message: "must be <= 4", schema: 4, parentSchema: schema47.properties.paranoia_level, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (data1 < 1 || isNaN(data1)) {
+              const err4 = { instancePath: instancePath + "/paranoia_level", schemaPath: "#/properties/paranoia_level/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema47.properties.paranoia_level, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.score_threshold !== void 0) {
+          let data2 = data.score_threshold;
+          const _errs7 = errors;
+          let valid1 = false;
+          const _errs8 = errors;
+          if (!(data2 === "low" || data2 === "medium" || data2 === "high")) {
+            const err5 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema47.properties.score_threshold.anyOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema47.properties.score_threshold.anyOf[0].enum, parentSchema: schema47.properties.score_threshold.anyOf[0], data: data2 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+          var _valid0 = _errs8 === errors;
+          valid1 = valid1 || _valid0;
+          const _errs9 = errors;
+          if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+            const err6 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema47.properties.score_threshold.anyOf[1].type, parentSchema: schema47.properties.score_threshold.anyOf[1], data: data2 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+          if (typeof data2 == "number" && isFinite(data2)) {
+            if (data2 > 100 || isNaN(data2)) {
+              const err7 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100", schema: 100, parentSchema: schema47.properties.score_threshold.anyOf[1], data: data2 };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (data2 < 1 || isNaN(data2)) {
+              const err8 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema47.properties.score_threshold.anyOf[1], data: data2 };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs9 === errors;
+          valid1 = valid1 || _valid0;
+          if (!valid1) {
+            const err9 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema47.properties.score_threshold.anyOf, parentSchema: schema47.properties.score_threshold, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          } else {
+            errors = _errs7;
+            if (vErrors !== null) {
+              if (_errs7) {
+                vErrors.length = _errs7;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data.expression !== void 0) {
+          let data3 = data.expression;
+          if (typeof data3 === "string") {
+            if (func1(data3) > 4096) {
+              const err10 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters", schema: 4096, parentSchema: schema47.properties.expression, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (func1(data3) < 1) {
+              const err11 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema47.properties.expression, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.expression.type, parentSchema: schema47.properties.expression, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data.action !== void 0) {
+          let data4 = data.action;
+          if (!(data4 === "block" || data4 === "managed_challenge" || data4 === "js_challenge" || data4 === "log" || data4 === "challenge")) {
+            const err13 = { instancePath: instancePath + "/action", schemaPath: "#/$defs/owaspAction/enum", keyword: "enum", params: { allowedValues: schema48.enum }, message: "must be equal to one of the allowed values", schema: schema48.enum, parentSchema: schema48, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+      validate35.errors = vErrors;
+      return errors === 0;
+    }
+    validate35.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema49 = { "description": "The Cloudflare Managed Ruleset.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Deploy (true) or remove (false) the Cloudflare Managed Ruleset's execute rule.", "type": "boolean" }, "expression": { "description": 'When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one (e.g. http.cookie eq "testing=true"); the plan shows it.', "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "An action for every rule of the ruleset. Absent: each rule keeps its own action.", "$ref": "#/$defs/owaspAction" } } };
+    function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate37.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "enabled" || key0 === "expression" || key0 === "action")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data0 = data.enabled;
+          if (typeof data0 !== "boolean") {
+            const err1 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema49.properties.enabled.type, parentSchema: schema49.properties.enabled, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.expression !== void 0) {
+          let data1 = data.expression;
+          if (typeof data1 === "string") {
+            if (func1(data1) > 4096) {
+              const err2 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters", schema: 4096, parentSchema: schema49.properties.expression, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err3 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.expression, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          } else {
+            const err4 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.expression.type, parentSchema: schema49.properties.expression, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data.action !== void 0) {
+          let data2 = data.action;
+          if (!(data2 === "block" || data2 === "managed_challenge" || data2 === "js_challenge" || data2 === "log" || data2 === "challenge")) {
+            const err5 = { instancePath: instancePath + "/action", schemaPath: "#/$defs/owaspAction/enum", keyword: "enum", params: { allowedValues: schema48.enum }, message: "must be equal to one of the allowed values", schema: schema48.enum, parentSchema: schema48, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      validate37.errors = vErrors;
+      return errors === 0;
+    }
+    validate37.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate34.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "owasp" || key0 === "cloudflare_managed")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema46, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.owasp !== void 0) {
+          if (!validate35(data.owasp, { instancePath: instancePath + "/owasp", parentData: data, parentDataProperty: "owasp", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.cloudflare_managed !== void 0) {
+          if (!validate37(data.cloudflare_managed, { instancePath: instancePath + "/cloudflare_managed", parentData: data, parentDataProperty: "cloudflare_managed", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      validate34.errors = vErrors;
+      return errors === 0;
+    }
+    validate34.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema51 = { "description": "Custom log fields and Logpush jobs of the zone.", "type": "object", "additionalProperties": false, "properties": { "custom_fields": { "$ref": "#/$defs/customFields" }, "logpush_jobs": { "description": "Logpush jobs; each live job is matched by its id: the id: the entry pins, else name and dataset. Absent: jobs are not managed. [] : every live job is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/logpushJob" } }, "prune": { "description": "Delete live Logpush jobs no entry of the file matches. Default true; false never deletes one.", "type": "boolean", "default": true } } };
+    var schema52 = { "description": "Headers and cookies added to the zone's HTTP request logs (one log_custom_field rule in phase http_log_custom_fields). At most 40 in all. Jobs receive them by listing RequestHeaders, ResponseHeaders or Cookies in field_names.", "type": "object", "additionalProperties": false, "properties": { "request_headers": { "description": "Request header names, lower case, as they reached Cloudflare (the API's request_fields).", "type": "array", "items": { "$ref": "#/$defs/fieldName" } }, "transformed_request_headers": { "description": "Request header names, lower case, as Transform Rules left them (the API's transformed_request_fields).", "type": "array", "items": { "$ref": "#/$defs/fieldName" } }, "response_headers": { "description": "Response header names, lower case, as Transform Rules left them (the API's response_fields). An item is a name, or {name, preserve_duplicates} to state whether repeated values of the header are all logged (a name alone keeps what the zone has).", "type": "array", "items": { "$ref": "#/$defs/responseField" } }, "raw_response_headers": { "description": "Response header names, lower case, as the origin sent them (the API's raw_response_fields). Items as in response_headers.", "type": "array", "items": { "$ref": "#/$defs/responseField" } }, "cookies": { "description": "Cookie names, exact case.", "type": "array", "items": { "$ref": "#/$defs/fieldName" } } } };
+    var schema53 = { "type": "string", "pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "errorMessage": "must be a header or cookie name (letters, digits and !#$%&'*+.^_`|~-, no spaces)" };
+    var pattern14 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var schema55 = { "description": "A response header name, or {name, preserve_duplicates}.", "anyOf": [{ "$ref": "#/$defs/fieldName" }, { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "$ref": "#/$defs/fieldName" }, "preserve_duplicates": { "description": "true: every value of a header sent more than once is logged; false: one.", "type": "boolean" } } }], "errorMessage": "must be a header name, or {name: <header name>, preserve_duplicates: true or false}" };
+    function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate42.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      const _errs0 = errors;
+      let valid0 = false;
+      const _errs1 = errors;
+      if (typeof data === "string") {
+        if (!pattern14.test(data)) {
+          const err0 = { instancePath, schemaPath: "#/$defs/fieldName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', schema: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", parentSchema: schema53, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath, schemaPath: "#/$defs/fieldName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.type, parentSchema: schema53, data };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var _valid0 = _errs1 === errors;
+      valid0 = valid0 || _valid0;
+      const _errs5 = errors;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.name === void 0) {
+          const err2 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema55.anyOf[1].required, parentSchema: schema55.anyOf[1], data };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "name" || key0 === "preserve_duplicates")) {
+            const err3 = { instancePath, schemaPath: "#/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema55.anyOf[1], data };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.name !== void 0) {
+          let data0 = data.name;
+          if (typeof data0 === "string") {
+            if (!pattern14.test(data0)) {
+              const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/fieldName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', schema: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", parentSchema: schema53, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/fieldName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.type, parentSchema: schema53, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.preserve_duplicates !== void 0) {
+          let data1 = data.preserve_duplicates;
+          if (typeof data1 !== "boolean") {
+            const err6 = { instancePath: instancePath + "/preserve_duplicates", schemaPath: "#/anyOf/1/properties/preserve_duplicates/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema55.anyOf[1].properties.preserve_duplicates.type, parentSchema: schema55.anyOf[1].properties.preserve_duplicates, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.anyOf[1].type, parentSchema: schema55.anyOf[1], data };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      var _valid0 = _errs5 === errors;
+      valid0 = valid0 || _valid0;
+      if (_valid0) {
+        var props0 = true;
+      }
+      if (!valid0) {
+        const err8 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema55.anyOf, parentSchema: schema55, data };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      } else {
+        errors = _errs0;
+        if (vErrors !== null) {
+          if (_errs0) {
+            vErrors.length = _errs0;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+      validate42.errors = vErrors;
+      evaluated0.props = props0;
+      return errors === 0;
+    }
+    validate42.evaluated = { "dynamicProps": true, "dynamicItems": false };
+    function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate41.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "request_headers" || key0 === "transformed_request_headers" || key0 === "response_headers" || key0 === "raw_response_headers" || key0 === "cookies")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema52, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.request_headers !== void 0) {
+          let data0 = data.request_headers;
+          if (Array.isArray(data0)) {
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data1 = data0[i0];
+              if (typeof data1 === "string") {
+                if (!pattern14.test(data1)) {
+                  const err1 = { instancePath: instancePath + "/request_headers/" + i0, schemaPath: "#/$defs/fieldName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', schema: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", parentSchema: schema53, data: data1 };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
+                }
+              } else {
+                const err2 = { instancePath: instancePath + "/request_headers/" + i0, schemaPath: "#/$defs/fieldName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.type, parentSchema: schema53, data: data1 };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/request_headers", schemaPath: "#/properties/request_headers/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema52.properties.request_headers.type, parentSchema: schema52.properties.request_headers, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.transformed_request_headers !== void 0) {
+          let data2 = data.transformed_request_headers;
+          if (Array.isArray(data2)) {
+            const len1 = data2.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              let data3 = data2[i1];
+              if (typeof data3 === "string") {
+                if (!pattern14.test(data3)) {
+                  const err4 = { instancePath: instancePath + "/transformed_request_headers/" + i1, schemaPath: "#/$defs/fieldName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', schema: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", parentSchema: schema53, data: data3 };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+              } else {
+                const err5 = { instancePath: instancePath + "/transformed_request_headers/" + i1, schemaPath: "#/$defs/fieldName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.type, parentSchema: schema53, data: data3 };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/transformed_request_headers", schemaPath: "#/properties/transformed_request_headers/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema52.properties.transformed_request_headers.type, parentSchema: schema52.properties.transformed_request_headers, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.response_headers !== void 0) {
+          let data4 = data.response_headers;
+          if (Array.isArray(data4)) {
+            const len2 = data4.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              if (!validate42(data4[i2], { instancePath: instancePath + "/response_headers/" + i2, parentData: data4, parentDataProperty: i2, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/response_headers", schemaPath: "#/properties/response_headers/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema52.properties.response_headers.type, parentSchema: schema52.properties.response_headers, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data.raw_response_headers !== void 0) {
+          let data6 = data.raw_response_headers;
+          if (Array.isArray(data6)) {
+            const len3 = data6.length;
+            for (let i3 = 0; i3 < len3; i3++) {
+              if (!validate42(data6[i3], { instancePath: instancePath + "/raw_response_headers/" + i3, parentData: data6, parentDataProperty: i3, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err8 = { instancePath: instancePath + "/raw_response_headers", schemaPath: "#/properties/raw_response_headers/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema52.properties.raw_response_headers.type, parentSchema: schema52.properties.raw_response_headers, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data.cookies !== void 0) {
+          let data8 = data.cookies;
+          if (Array.isArray(data8)) {
+            const len4 = data8.length;
+            for (let i4 = 0; i4 < len4; i4++) {
+              let data9 = data8[i4];
+              if (typeof data9 === "string") {
+                if (!pattern14.test(data9)) {
+                  const err9 = { instancePath: instancePath + "/cookies/" + i4, schemaPath: "#/$defs/fieldName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', schema: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", parentSchema: schema53, data: data9 };
+                  if (vErrors === null) {
+                    vErrors = [err9];
+                  } else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
+                }
+              } else {
+                const err10 = { instancePath: instancePath + "/cookies/" + i4, schemaPath: "#/$defs/fieldName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.type, parentSchema: schema53, data: data9 };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/cookies", schemaPath: "#/properties/cookies/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema52.properties.cookies.type, parentSchema: schema52.properties.cookies, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema52.type, parentSchema: schema52, data };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      validate41.errors = vErrors;
+      return errors === 0;
+    }
+    validate41.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate40.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "custom_fields" || key0 === "logpush_jobs" || key0 === "prune")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema51, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.custom_fields !== void 0) {
+          if (!validate41(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.logpush_jobs !== void 0) {
+          let data1 = data.logpush_jobs;
+          if (Array.isArray(data1)) {
+            const len0 = data1.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate22(data1[i0], { instancePath: instancePath + "/logpush_jobs/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err1 = { instancePath: instancePath + "/logpush_jobs", schemaPath: "#/properties/logpush_jobs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema51.properties.logpush_jobs.type, parentSchema: schema51.properties.logpush_jobs, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.prune !== void 0) {
+          let data3 = data.prune;
+          if (typeof data3 !== "boolean") {
+            const err2 = { instancePath: instancePath + "/prune", schemaPath: "#/properties/prune/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema51.properties.prune.type, parentSchema: schema51.properties.prune, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      validate40.errors = vErrors;
+      return errors === 0;
+    }
+    validate40.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate29.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "zone_id" || key0 === "name" || key0 === "account_id" || key0 === "page_shield" || key0 === "waf" || key0 === "logs" || key0 === "custom_hostnames")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.zone_id !== void 0) {
+          const err1 = { instancePath: instancePath + "/zone_id", schemaPath: "#/properties/zone_id/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.zone_id.not, parentSchema: schema40.properties.zone_id, data: data.zone_id };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data.name !== void 0) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.name.not, parentSchema: schema40.properties.name, data: data.name };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data.account_id !== void 0) {
+          const err3 = { instancePath: instancePath + "/account_id", schemaPath: "#/properties/account_id/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.account_id.not, parentSchema: schema40.properties.account_id, data: data.account_id };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data.page_shield !== void 0) {
+          if (!validate30(data.page_shield, { instancePath: instancePath + "/page_shield", parentData: data, parentDataProperty: "page_shield", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.waf !== void 0) {
+          if (!validate34(data.waf, { instancePath: instancePath + "/waf", parentData: data, parentDataProperty: "waf", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.logs !== void 0) {
+          if (!validate40(data.logs, { instancePath: instancePath + "/logs", parentData: data, parentDataProperty: "logs", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.custom_hostnames !== void 0) {
+          const err4 = { instancePath: instancePath + "/custom_hostnames", schemaPath: "#/properties/custom_hostnames/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.custom_hostnames.not, parentSchema: schema40.properties.custom_hostnames, data: data.custom_hostnames };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      validate29.errors = vErrors;
+      return errors === 0;
+    }
+    validate29.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema59 = { "description": "One Cloudflare zone and the sections of its configuration that zoneform owns.", "type": "object", "additionalProperties": false, "required": ["zone_id"], "properties": { "zone_id": { "description": "The zone's id (32 lower-case hex characters), as shown on the zone's Overview page.", "$ref": "#/$defs/hexId" }, "name": { "description": "A label for output (usually the zone's domain name). Not checked against the zone.", "type": "string", "minLength": 1 }, "account_id": { "description": "The account the zone belongs to (default: the file's account_id). When accounts: has an entry for it with an api_token, the zone's calls carry that token.", "$ref": "#/$defs/hexId" }, "page_shield": { "$ref": "#/$defs/pageShield" }, "waf": { "$ref": "#/$defs/waf" }, "logs": { "$ref": "#/$defs/logs" }, "custom_hostnames": { "description": "Certificate authority (and DCV method) of existing custom hostnames. Hostnames are never created or deleted, and hostnames not listed are left alone.", "type": "array", "items": { "$ref": "#/$defs/customHostname" } } } };
+    var schema72 = { "description": "An existing custom hostname whose certificate authority zoneform keeps.", "type": "object", "additionalProperties": false, "required": ["hostname"], "properties": { "hostname": { "description": "The custom hostname, as listed in the zone (e.g. shop.customer.example).", "type": "string", "maxLength": 255, "pattern": "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", "errorMessage": "must be a hostname such as shop.customer.example" }, "certificate_authority": { "description": `The CA that issues the hostname's certificate: google, lets_encrypt, ssl_com, or "" (the default when left out) for whatever CA Cloudflare chose. Naming a CA needs the Enterprise plan; "" works on every plan. A hostname on the default reads back the CA Cloudflare picked; "" accepts any of them except digicert, which Cloudflare no longer offers (a hostname still on it is moved off).`, "enum": ["google", "lets_encrypt", "ssl_com", ""], "errorMessage": 'must be google, lets_encrypt, ssl_com, or "" to leave the CA to Cloudflare (digicert is no longer offered)', "default": "" }, "method": { "description": "The domain control validation method of the hostname's certificate: http, txt or email. Left out: the live method is kept. Needed to order a certificate for a hostname that has none, and for a CA change on a hostname whose live method a PATCH cannot carry (the legacy cname); a different live method is changed (the certificate is validated again).", "enum": ["http", "txt", "email"], "errorMessage": "must be http, txt or email (the legacy cname cannot be set)" } } };
+    var pattern22 = new RegExp("^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", "u");
+    var schema62 = { "description": "Page Shield (now called client-side security) settings and its content security policies (content security rules). Only the settings present are managed.", "type": "object", "additionalProperties": false, "properties": { "enabled": { "description": "Turns Page Shield (script, connection and cookie monitoring) on or off.", "type": "boolean" }, "use_cloudflare_reporting_endpoint": { "description": "Send CSP reports to Cloudflare's own reporting endpoint (same-origin) rather than a third-party one.", "type": "boolean" }, "use_connection_url_path": { "description": "Record the full path of connection URLs, not only the host.", "type": "boolean" }, "policies": { "description": "Page Shield CSP policies; each live policy is matched by its id: the id: the entry pins, else the description. Absent: policies are not managed. [] : every live policy is deleted (unless prune is false).", "type": "array", "items": { "$ref": "#/$defs/policy" } }, "prune": { "description": "Delete live policies no entry of the file matches. Default true; false never deletes one.", "type": "boolean", "default": true }, "script_inventory": { "$ref": "#/$defs/scriptInventory" } } };
+    var schema64 = { "description": "The authorized scripts of the payment pages (PCI DSS v4.0 6.4.3 and 11.6.1), checked by zoneform audit against what Page Shield saw on the pages in scope. Never written to Cloudflare: plan and apply ignore it.", "type": "object", "additionalProperties": false, "required": ["pages", "authorized"], "properties": { "pages": { "description": "The payment pages in scope, as host/path patterns with * at the start or the end (Page Shield's page_url filter), e.g. example.com/checkout*.", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "authorized": { "description": "The scripts authorized on the pages in scope, each with a written justification.", "type": "array", "items": { "$ref": "#/$defs/authorizedScript" } }, "headers": { "$ref": "#/$defs/pageHeaders" } } };
+    var schema66 = { "description": "The payment pages' security-impacting HTTP headers (PCI DSS v4.0.1 11.6.1): zoneform audit fetches each URL (GET, no cookies, no credentials) and compares what it sends with each pinned value. Never written to Cloudflare.", "type": "object", "additionalProperties": false, "required": ["urls", "pinned"], "properties": { "urls": { "description": "The payment pages to fetch, as absolute https:// URLs (https://www.example.com/checkout).", "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "pinned": { "description": "Each header the pages must send, by its lower-case name, with its exact value (e.g. content-security-policy: script-src 'self'). A changed value or a missing header is reported.", "type": "object", "propertyNames": { "minLength": 1 }, "additionalProperties": { "type": "string" } } } };
+    function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate51.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.pages === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pages" }, message: "must have required property 'pages'", schema: schema64.required, parentSchema: schema64, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.authorized === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "authorized" }, message: "must have required property 'authorized'", schema: schema64.required, parentSchema: schema64, data };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "pages" || key0 === "authorized" || key0 === "headers")) {
+            const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema64, data };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.pages !== void 0) {
+          let data0 = data.pages;
+          if (Array.isArray(data0)) {
+            if (data0.length < 1) {
+              const err3 = { instancePath: instancePath + "/pages", schemaPath: "#/properties/pages/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema64.properties.pages, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data1 = data0[i0];
+              if (typeof data1 === "string") {
+                if (func1(data1) < 1) {
+                  const err4 = { instancePath: instancePath + "/pages/" + i0, schemaPath: "#/properties/pages/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema64.properties.pages.items, data: data1 };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+              } else {
+                const err5 = { instancePath: instancePath + "/pages/" + i0, schemaPath: "#/properties/pages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema64.properties.pages.items.type, parentSchema: schema64.properties.pages.items, data: data1 };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/pages", schemaPath: "#/properties/pages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema64.properties.pages.type, parentSchema: schema64.properties.pages, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data.authorized !== void 0) {
+          let data2 = data.authorized;
+          if (Array.isArray(data2)) {
+            const len1 = data2.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              let data3 = data2[i1];
+              if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+                if (data3.url === void 0) {
+                  const err7 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'", schema: schema44.required, parentSchema: schema44, data: data3 };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                if (data3.justification === void 0) {
+                  const err8 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/required", keyword: "required", params: { missingProperty: "justification" }, message: "must have required property 'justification'", schema: schema44.required, parentSchema: schema44, data: data3 };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                for (const key1 in data3) {
+                  if (!(key1 === "url" || key1 === "justification" || key1 === "owner" || key1 === "hash")) {
+                    const err9 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema44, data: data3 };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.url !== void 0) {
+                  let data4 = data3.url;
+                  if (typeof data4 === "string") {
+                    if (func1(data4) < 1) {
+                      const err10 = { instancePath: instancePath + "/authorized/" + i1 + "/url", schemaPath: "#/$defs/authorizedScript/properties/url/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema44.properties.url, data: data4 };
+                      if (vErrors === null) {
+                        vErrors = [err10];
+                      } else {
+                        vErrors.push(err10);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err11 = { instancePath: instancePath + "/authorized/" + i1 + "/url", schemaPath: "#/$defs/authorizedScript/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.url.type, parentSchema: schema44.properties.url, data: data4 };
+                    if (vErrors === null) {
+                      vErrors = [err11];
+                    } else {
+                      vErrors.push(err11);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.justification !== void 0) {
+                  let data5 = data3.justification;
+                  if (typeof data5 !== "string") {
+                    const err12 = { instancePath: instancePath + "/authorized/" + i1 + "/justification", schemaPath: "#/$defs/authorizedScript/properties/justification/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.justification.type, parentSchema: schema44.properties.justification, data: data5 };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.owner !== void 0) {
+                  let data6 = data3.owner;
+                  if (typeof data6 !== "string") {
+                    const err13 = { instancePath: instancePath + "/authorized/" + i1 + "/owner", schemaPath: "#/$defs/authorizedScript/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.owner.type, parentSchema: schema44.properties.owner, data: data6 };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+                if (data3.hash !== void 0) {
+                  let data7 = data3.hash;
+                  if (typeof data7 === "string") {
+                    if (!pattern13.test(data7)) {
+                      const err14 = { instancePath: instancePath + "/authorized/" + i1 + "/hash", schemaPath: "#/$defs/authorizedScript/properties/hash/pattern", keyword: "pattern", params: { pattern: "^[0-9a-fA-F]{64}$" }, message: 'must match pattern "^[0-9a-fA-F]{64}$"', schema: "^[0-9a-fA-F]{64}$", parentSchema: schema44.properties.hash, data: data7 };
+                      if (vErrors === null) {
+                        vErrors = [err14];
+                      } else {
+                        vErrors.push(err14);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err15 = { instancePath: instancePath + "/authorized/" + i1 + "/hash", schemaPath: "#/$defs/authorizedScript/properties/hash/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.hash.type, parentSchema: schema44.properties.hash, data: data7 };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err16 = { instancePath: instancePath + "/authorized/" + i1, schemaPath: "#/$defs/authorizedScript/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data3 };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err17 = { instancePath: instancePath + "/authorized", schemaPath: "#/properties/authorized/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema64.properties.authorized.type, parentSchema: schema64.properties.authorized, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data.headers !== void 0) {
+          let data8 = data.headers;
+          if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+            if (data8.urls === void 0) {
+              const err18 = { instancePath: instancePath + "/headers", schemaPath: "#/$defs/pageHeaders/required", keyword: "required", params: { missingProperty: "urls" }, message: "must have required property 'urls'", schema: schema66.required, parentSchema: schema66, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+            if (data8.pinned === void 0) {
+              const err19 = { instancePath: instancePath + "/headers", schemaPath: "#/$defs/pageHeaders/required", keyword: "required", params: { missingProperty: "pinned" }, message: "must have required property 'pinned'", schema: schema66.required, parentSchema: schema66, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+            for (const key2 in data8) {
+              if (!(key2 === "urls" || key2 === "pinned")) {
+                const err20 = { instancePath: instancePath + "/headers", schemaPath: "#/$defs/pageHeaders/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema66, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data8.urls !== void 0) {
+              let data9 = data8.urls;
+              if (Array.isArray(data9)) {
+                if (data9.length < 1) {
+                  const err21 = { instancePath: instancePath + "/headers/urls", schemaPath: "#/$defs/pageHeaders/properties/urls/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema66.properties.urls, data: data9 };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                const len2 = data9.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data10 = data9[i2];
+                  if (typeof data10 === "string") {
+                    if (func1(data10) < 1) {
+                      const err22 = { instancePath: instancePath + "/headers/urls/" + i2, schemaPath: "#/$defs/pageHeaders/properties/urls/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema66.properties.urls.items, data: data10 };
+                      if (vErrors === null) {
+                        vErrors = [err22];
+                      } else {
+                        vErrors.push(err22);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err23 = { instancePath: instancePath + "/headers/urls/" + i2, schemaPath: "#/$defs/pageHeaders/properties/urls/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema66.properties.urls.items.type, parentSchema: schema66.properties.urls.items, data: data10 };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err24 = { instancePath: instancePath + "/headers/urls", schemaPath: "#/$defs/pageHeaders/properties/urls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema66.properties.urls.type, parentSchema: schema66.properties.urls, data: data9 };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data8.pinned !== void 0) {
+              let data11 = data8.pinned;
+              if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+                for (const key3 in data11) {
+                  const _errs30 = errors;
+                  if (typeof key3 === "string") {
+                    if (func1(key3) < 1) {
+                      const err25 = { instancePath: instancePath + "/headers/pinned", schemaPath: "#/$defs/pageHeaders/properties/pinned/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema66.properties.pinned.propertyNames, data: key3, propertyName: key3 };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                  }
+                  var valid11 = _errs30 === errors;
+                  if (!valid11) {
+                    const err26 = { instancePath: instancePath + "/headers/pinned", schemaPath: "#/$defs/pageHeaders/properties/pinned/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema66.properties.pinned.propertyNames, parentSchema: schema66.properties.pinned, data: data11 };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+                for (const key4 in data11) {
+                  let data12 = data11[key4];
+                  if (typeof data12 !== "string") {
+                    const err27 = { instancePath: instancePath + "/headers/pinned/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/pageHeaders/properties/pinned/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema66.properties.pinned.additionalProperties.type, parentSchema: schema66.properties.pinned.additionalProperties, data: data12 };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err28 = { instancePath: instancePath + "/headers/pinned", schemaPath: "#/$defs/pageHeaders/properties/pinned/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.properties.pinned.type, parentSchema: schema66.properties.pinned, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/headers", schemaPath: "#/$defs/pageHeaders/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema64.type, parentSchema: schema64, data };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      validate51.errors = vErrors;
+      return errors === 0;
+    }
+    validate51.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate50.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "enabled" || key0 === "use_cloudflare_reporting_endpoint" || key0 === "use_connection_url_path" || key0 === "policies" || key0 === "prune" || key0 === "script_inventory")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema62, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data0 = data.enabled;
+          if (typeof data0 !== "boolean") {
+            const err1 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema62.properties.enabled.type, parentSchema: schema62.properties.enabled, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.use_cloudflare_reporting_endpoint !== void 0) {
+          let data1 = data.use_cloudflare_reporting_endpoint;
+          if (typeof data1 !== "boolean") {
+            const err2 = { instancePath: instancePath + "/use_cloudflare_reporting_endpoint", schemaPath: "#/properties/use_cloudflare_reporting_endpoint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema62.properties.use_cloudflare_reporting_endpoint.type, parentSchema: schema62.properties.use_cloudflare_reporting_endpoint, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.use_connection_url_path !== void 0) {
+          let data2 = data.use_connection_url_path;
+          if (typeof data2 !== "boolean") {
+            const err3 = { instancePath: instancePath + "/use_connection_url_path", schemaPath: "#/properties/use_connection_url_path/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema62.properties.use_connection_url_path.type, parentSchema: schema62.properties.use_connection_url_path, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.policies !== void 0) {
+          let data3 = data.policies;
+          if (Array.isArray(data3)) {
+            const len0 = data3.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data4 = data3[i0];
+              if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                if (data4.description === void 0) {
+                  const err4 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+                if (data4.action === void 0) {
+                  const err5 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "action" }, message: "must have required property 'action'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (data4.expression === void 0) {
+                  const err6 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "expression" }, message: "must have required property 'expression'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+                if (data4.value === void 0) {
+                  const err7 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema42.required, parentSchema: schema42, data: data4 };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                for (const key1 in data4) {
+                  if (!(key1 === "id" || key1 === "description" || key1 === "action" || key1 === "expression" || key1 === "value" || key1 === "enabled")) {
+                    const err8 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42, data: data4 };
+                    if (vErrors === null) {
+                      vErrors = [err8];
+                    } else {
+                      vErrors.push(err8);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.id !== void 0) {
+                  let data5 = data4.id;
+                  if (typeof data5 === "string") {
+                    if (func1(data5) < 1) {
+                      const err9 = { instancePath: instancePath + "/policies/" + i0 + "/id", schemaPath: "#/$defs/policy/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.id, data: data5 };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err10 = { instancePath: instancePath + "/policies/" + i0 + "/id", schemaPath: "#/$defs/policy/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data5 };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.description !== void 0) {
+                  let data6 = data4.description;
+                  if (typeof data6 === "string") {
+                    if (func1(data6) < 1) {
+                      const err11 = { instancePath: instancePath + "/policies/" + i0 + "/description", schemaPath: "#/$defs/policy/properties/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.description, data: data6 };
+                      if (vErrors === null) {
+                        vErrors = [err11];
+                      } else {
+                        vErrors.push(err11);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err12 = { instancePath: instancePath + "/policies/" + i0 + "/description", schemaPath: "#/$defs/policy/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.description.type, parentSchema: schema42.properties.description, data: data6 };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.action !== void 0) {
+                  let data7 = data4.action;
+                  if (!(data7 === "log" || data7 === "allow" || data7 === "add_reporting_directives")) {
+                    const err13 = { instancePath: instancePath + "/policies/" + i0 + "/action", schemaPath: "#/$defs/policy/properties/action/enum", keyword: "enum", params: { allowedValues: schema42.properties.action.enum }, message: "must be equal to one of the allowed values", schema: schema42.properties.action.enum, parentSchema: schema42.properties.action, data: data7 };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.expression !== void 0) {
+                  let data8 = data4.expression;
+                  if (typeof data8 === "string") {
+                    if (func1(data8) < 1) {
+                      const err14 = { instancePath: instancePath + "/policies/" + i0 + "/expression", schemaPath: "#/$defs/policy/properties/expression/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.expression, data: data8 };
+                      if (vErrors === null) {
+                        vErrors = [err14];
+                      } else {
+                        vErrors.push(err14);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err15 = { instancePath: instancePath + "/policies/" + i0 + "/expression", schemaPath: "#/$defs/policy/properties/expression/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.expression.type, parentSchema: schema42.properties.expression, data: data8 };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.value !== void 0) {
+                  let data9 = data4.value;
+                  if (typeof data9 === "string") {
+                    if (func1(data9) < 1) {
+                      const err16 = { instancePath: instancePath + "/policies/" + i0 + "/value", schemaPath: "#/$defs/policy/properties/value/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.value, data: data9 };
+                      if (vErrors === null) {
+                        vErrors = [err16];
+                      } else {
+                        vErrors.push(err16);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err17 = { instancePath: instancePath + "/policies/" + i0 + "/value", schemaPath: "#/$defs/policy/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.value.type, parentSchema: schema42.properties.value, data: data9 };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.enabled !== void 0) {
+                  let data10 = data4.enabled;
+                  if (typeof data10 !== "boolean") {
+                    const err18 = { instancePath: instancePath + "/policies/" + i0 + "/enabled", schemaPath: "#/$defs/policy/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema42.properties.enabled.type, parentSchema: schema42.properties.enabled, data: data10 };
+                    if (vErrors === null) {
+                      vErrors = [err18];
+                    } else {
+                      vErrors.push(err18);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err19 = { instancePath: instancePath + "/policies/" + i0, schemaPath: "#/$defs/policy/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data: data4 };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err20 = { instancePath: instancePath + "/policies", schemaPath: "#/properties/policies/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema62.properties.policies.type, parentSchema: schema62.properties.policies, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data.prune !== void 0) {
+          let data11 = data.prune;
+          if (typeof data11 !== "boolean") {
+            const err21 = { instancePath: instancePath + "/prune", schemaPath: "#/properties/prune/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema62.properties.prune.type, parentSchema: schema62.properties.prune, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (data.script_inventory !== void 0) {
+          if (!validate51(data.script_inventory, { instancePath: instancePath + "/script_inventory", parentData: data, parentDataProperty: "script_inventory", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema62.type, parentSchema: schema62, data };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      validate50.errors = vErrors;
+      return errors === 0;
+    }
+    validate50.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema67 = { "description": "Deployment and tuning of the WAF managed rulesets in the zone's http_request_firewall_managed entry point. Rules zoneform does not own (skip rules, dashboard deployments) are kept.", "type": "object", "additionalProperties": false, "properties": { "owasp": { "$ref": "#/$defs/owasp" }, "cloudflare_managed": { "$ref": "#/$defs/cloudflareManaged" } } };
+    var schema68 = { "description": "The Cloudflare OWASP Core Ruleset: deployed or not, its paranoia level, anomaly score threshold and action.", "type": "object", "additionalProperties": false, "required": ["enabled"], "properties": { "enabled": { "description": "Deploy (true) or remove (false) the OWASP Core Ruleset's execute rule.", "type": "boolean" }, "paranoia_level": { "description": "1 to 4. Rules tagged paranoia-level-(N+1) … paranoia-level-4 are disabled. Default 1.", "type": "integer", "minimum": 1, "maximum": 4, "default": 1 }, "score_threshold": { "description": "Anomaly score at which the action is taken: low (60), medium (40), high (25), or an integer 1–100. Default medium.", "anyOf": [{ "enum": ["low", "medium", "high"] }, { "type": "integer", "minimum": 1, "maximum": 100 }], "errorMessage": "must be low, medium, high or an integer from 1 to 100", "default": "medium" }, "expression": { "description": "When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one; the plan shows it.", "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "Action of rule 949110 (Inbound Anomaly Score Exceeded) when the score reaches the threshold. Default block.", "$ref": "#/$defs/owaspAction", "default": "block" } } };
+    function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate55.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.enabled === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "enabled" }, message: "must have required property 'enabled'", schema: schema68.required, parentSchema: schema68, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "enabled" || key0 === "paranoia_level" || key0 === "score_threshold" || key0 === "expression" || key0 === "action")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema68, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data0 = data.enabled;
+          if (typeof data0 !== "boolean") {
+            const err2 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema68.properties.enabled.type, parentSchema: schema68.properties.enabled, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.paranoia_level !== void 0) {
+          let data1 = data.paranoia_level;
+          if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+            const err3 = { instancePath: instancePath + "/paranoia_level", schemaPath: "#/properties/paranoia_level/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema68.properties.paranoia_level.type, parentSchema: schema68.properties.paranoia_level, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+          if (typeof data1 == "number" && isFinite(data1)) {
+            if (data1 > 4 || isNaN(data1)) {
+              const err4 = { instancePath: instancePath + "/paranoia_level", schemaPath: "#/properties/paranoia_level/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4 }, message: "must be <= 4", schema: 4, parentSchema: schema68.properties.paranoia_level, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            if (data1 < 1 || isNaN(data1)) {
+              const err5 = { instancePath: instancePath + "/paranoia_level", schemaPath: "#/properties/paranoia_level/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema68.properties.paranoia_level, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.score_threshold !== void 0) {
+          let data2 = data.score_threshold;
+          const _errs7 = errors;
+          let valid1 = false;
+          const _errs8 = errors;
+          if (!(data2 === "low" || data2 === "medium" || data2 === "high")) {
+            const err6 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema68.properties.score_threshold.anyOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema68.properties.score_threshold.anyOf[0].enum, parentSchema: schema68.properties.score_threshold.anyOf[0], data: data2 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+          var _valid0 = _errs8 === errors;
+          valid1 = valid1 || _valid0;
+          const _errs9 = errors;
+          if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+            const err7 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema68.properties.score_threshold.anyOf[1].type, parentSchema: schema68.properties.score_threshold.anyOf[1], data: data2 };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (typeof data2 == "number" && isFinite(data2)) {
+            if (data2 > 100 || isNaN(data2)) {
+              const err8 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100", schema: 100, parentSchema: schema68.properties.score_threshold.anyOf[1], data: data2 };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+            if (data2 < 1 || isNaN(data2)) {
+              const err9 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema68.properties.score_threshold.anyOf[1], data: data2 };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs9 === errors;
+          valid1 = valid1 || _valid0;
+          if (!valid1) {
+            const err10 = { instancePath: instancePath + "/score_threshold", schemaPath: "#/properties/score_threshold/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema68.properties.score_threshold.anyOf, parentSchema: schema68.properties.score_threshold, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          } else {
+            errors = _errs7;
+            if (vErrors !== null) {
+              if (_errs7) {
+                vErrors.length = _errs7;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data.expression !== void 0) {
+          let data3 = data.expression;
+          if (typeof data3 === "string") {
+            if (func1(data3) > 4096) {
+              const err11 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters", schema: 4096, parentSchema: schema68.properties.expression, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (func1(data3) < 1) {
+              const err12 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema68.properties.expression, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.expression.type, parentSchema: schema68.properties.expression, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data.action !== void 0) {
+          let data4 = data.action;
+          if (!(data4 === "block" || data4 === "managed_challenge" || data4 === "js_challenge" || data4 === "log" || data4 === "challenge")) {
+            const err14 = { instancePath: instancePath + "/action", schemaPath: "#/$defs/owaspAction/enum", keyword: "enum", params: { allowedValues: schema48.enum }, message: "must be equal to one of the allowed values", schema: schema48.enum, parentSchema: schema48, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      validate55.errors = vErrors;
+      return errors === 0;
+    }
+    validate55.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    var schema70 = { "description": "The Cloudflare Managed Ruleset.", "type": "object", "additionalProperties": false, "required": ["enabled"], "properties": { "enabled": { "description": "Deploy (true) or remove (false) the Cloudflare Managed Ruleset's execute rule.", "type": "boolean" }, "expression": { "description": 'When the execute rule runs, in the Rules language. Default true (every request). A rule made in the dashboard may carry a narrower one (e.g. http.cookie eq "testing=true"); the plan shows it.', "type": "string", "minLength": 1, "maxLength": 4096, "default": "true" }, "action": { "description": "An action for every rule of the ruleset. Absent: each rule keeps its own action.", "$ref": "#/$defs/owaspAction" } } };
+    function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate57.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.enabled === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "enabled" }, message: "must have required property 'enabled'", schema: schema70.required, parentSchema: schema70, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "enabled" || key0 === "expression" || key0 === "action")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema70, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.enabled !== void 0) {
+          let data0 = data.enabled;
+          if (typeof data0 !== "boolean") {
+            const err2 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema70.properties.enabled.type, parentSchema: schema70.properties.enabled, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.expression !== void 0) {
+          let data1 = data.expression;
+          if (typeof data1 === "string") {
+            if (func1(data1) > 4096) {
+              const err3 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters", schema: 4096, parentSchema: schema70.properties.expression, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema70.properties.expression, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/expression", schemaPath: "#/properties/expression/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.expression.type, parentSchema: schema70.properties.expression, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.action !== void 0) {
+          let data2 = data.action;
+          if (!(data2 === "block" || data2 === "managed_challenge" || data2 === "js_challenge" || data2 === "log" || data2 === "challenge")) {
+            const err6 = { instancePath: instancePath + "/action", schemaPath: "#/$defs/owaspAction/enum", keyword: "enum", params: { allowedValues: schema48.enum }, message: "must be equal to one of the allowed values", schema: schema48.enum, parentSchema: schema48, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      validate57.errors = vErrors;
+      return errors === 0;
+    }
+    validate57.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate54.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        for (const key0 in data) {
+          if (!(key0 === "owasp" || key0 === "cloudflare_managed")) {
+            const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema67, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (data.owasp !== void 0) {
+          if (!validate55(data.owasp, { instancePath: instancePath + "/owasp", parentData: data, parentDataProperty: "owasp", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.cloudflare_managed !== void 0) {
+          if (!validate57(data.cloudflare_managed, { instancePath: instancePath + "/cloudflare_managed", parentData: data, parentDataProperty: "cloudflare_managed", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      validate54.errors = vErrors;
+      return errors === 0;
+    }
+    validate54.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate49.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.zone_id === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "zone_id" }, message: "must have required property 'zone_id'", schema: schema59.required, parentSchema: schema59, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "zone_id" || key0 === "name" || key0 === "account_id" || key0 === "page_shield" || key0 === "waf" || key0 === "logs" || key0 === "custom_hostnames")) {
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema59, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data.zone_id !== void 0) {
+          let data0 = data.zone_id;
+          if (typeof data0 === "string") {
+            if (!pattern4.test(data0)) {
+              const err2 = { instancePath: instancePath + "/zone_id", schemaPath: "#/$defs/hexId/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"', schema: "^[0-9a-f]{32}$", parentSchema: schema32, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          } else {
+            const err3 = { instancePath: instancePath + "/zone_id", schemaPath: "#/$defs/hexId/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.name !== void 0) {
+          let data1 = data.name;
+          if (typeof data1 === "string") {
+            if (func1(data1) < 1) {
+              const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema59.properties.name, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema59.properties.name.type, parentSchema: schema59.properties.name, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.account_id !== void 0) {
+          let data2 = data.account_id;
+          if (typeof data2 === "string") {
+            if (!pattern4.test(data2)) {
+              const err6 = { instancePath: instancePath + "/account_id", schemaPath: "#/$defs/hexId/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"', schema: "^[0-9a-f]{32}$", parentSchema: schema32, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/account_id", schemaPath: "#/$defs/hexId/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data.page_shield !== void 0) {
+          if (!validate50(data.page_shield, { instancePath: instancePath + "/page_shield", parentData: data, parentDataProperty: "page_shield", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.waf !== void 0) {
+          if (!validate54(data.waf, { instancePath: instancePath + "/waf", parentData: data, parentDataProperty: "waf", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.logs !== void 0) {
+          if (!validate40(data.logs, { instancePath: instancePath + "/logs", parentData: data, parentDataProperty: "logs", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.custom_hostnames !== void 0) {
+          let data6 = data.custom_hostnames;
+          if (Array.isArray(data6)) {
+            const len0 = data6.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data7 = data6[i0];
+              if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+                if (data7.hostname === void 0) {
+                  const err8 = { instancePath: instancePath + "/custom_hostnames/" + i0, schemaPath: "#/$defs/customHostname/required", keyword: "required", params: { missingProperty: "hostname" }, message: "must have required property 'hostname'", schema: schema72.required, parentSchema: schema72, data: data7 };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                for (const key1 in data7) {
+                  if (!(key1 === "hostname" || key1 === "certificate_authority" || key1 === "method")) {
+                    const err9 = { instancePath: instancePath + "/custom_hostnames/" + i0, schemaPath: "#/$defs/customHostname/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema72, data: data7 };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.hostname !== void 0) {
+                  let data8 = data7.hostname;
+                  if (typeof data8 === "string") {
+                    if (func1(data8) > 255) {
+                      const err10 = { instancePath: instancePath + "/custom_hostnames/" + i0 + "/hostname", schemaPath: "#/$defs/customHostname/properties/hostname/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema72.properties.hostname, data: data8 };
+                      if (vErrors === null) {
+                        vErrors = [err10];
+                      } else {
+                        vErrors.push(err10);
+                      }
+                      errors++;
+                    }
+                    if (!pattern22.test(data8)) {
+                      const err11 = { instancePath: instancePath + "/custom_hostnames/" + i0 + "/hostname", schemaPath: "#/$defs/customHostname/properties/hostname/pattern", keyword: "pattern", params: { pattern: "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"', schema: "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", parentSchema: schema72.properties.hostname, data: data8 };
+                      if (vErrors === null) {
+                        vErrors = [err11];
+                      } else {
+                        vErrors.push(err11);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err12 = { instancePath: instancePath + "/custom_hostnames/" + i0 + "/hostname", schemaPath: "#/$defs/customHostname/properties/hostname/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.hostname.type, parentSchema: schema72.properties.hostname, data: data8 };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.certificate_authority !== void 0) {
+                  let data9 = data7.certificate_authority;
+                  if (!(data9 === "google" || data9 === "lets_encrypt" || data9 === "ssl_com" || data9 === "")) {
+                    const err13 = { instancePath: instancePath + "/custom_hostnames/" + i0 + "/certificate_authority", schemaPath: "#/$defs/customHostname/properties/certificate_authority/enum", keyword: "enum", params: { allowedValues: schema72.properties.certificate_authority.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.certificate_authority.enum, parentSchema: schema72.properties.certificate_authority, data: data9 };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.method !== void 0) {
+                  let data10 = data7.method;
+                  if (!(data10 === "http" || data10 === "txt" || data10 === "email")) {
+                    const err14 = { instancePath: instancePath + "/custom_hostnames/" + i0 + "/method", schemaPath: "#/$defs/customHostname/properties/method/enum", keyword: "enum", params: { allowedValues: schema72.properties.method.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.method.enum, parentSchema: schema72.properties.method, data: data10 };
+                    if (vErrors === null) {
+                      vErrors = [err14];
+                    } else {
+                      vErrors.push(err14);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err15 = { instancePath: instancePath + "/custom_hostnames/" + i0, schemaPath: "#/$defs/customHostname/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data: data7 };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err16 = { instancePath: instancePath + "/custom_hostnames", schemaPath: "#/properties/custom_hostnames/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema59.properties.custom_hostnames.type, parentSchema: schema59.properties.custom_hostnames, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema59.type, parentSchema: schema59, data };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      validate49.errors = vErrors;
+      return errors === 0;
+    }
+    validate49.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+      ;
+      let vErrors = null;
+      let errors = 0;
+      const evaluated0 = validate20.evaluated;
+      if (evaluated0.dynamicProps) {
+        evaluated0.props = void 0;
+      }
+      if (evaluated0.dynamicItems) {
+        evaluated0.items = void 0;
+      }
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.version === void 0) {
+          const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version" }, message: "must have required property 'version'", schema: schema31.required, parentSchema: schema31, data };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data.zones === void 0) {
+          const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "zones" }, message: "must have required property 'zones'", schema: schema31.required, parentSchema: schema31, data };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data) {
+          if (!(key0 === "version" || key0 === "account_id" || key0 === "safety" || key0 === "accounts" || key0 === "defaults" || key0 === "zones")) {
+            const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31, data };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data.version !== void 0) {
+          let data0 = data.version;
+          if (1 !== data0) {
+            const err3 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/const", keyword: "const", params: { allowedValue: 1 }, message: "must be equal to constant", schema: 1, parentSchema: schema31.properties.version, data: data0 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data.account_id !== void 0) {
+          let data1 = data.account_id;
+          if (typeof data1 === "string") {
+            if (!pattern4.test(data1)) {
+              const err4 = { instancePath: instancePath + "/account_id", schemaPath: "#/$defs/hexId/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{32}$" }, message: 'must match pattern "^[0-9a-f]{32}$"', schema: "^[0-9a-f]{32}$", parentSchema: schema32, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          } else {
+            const err5 = { instancePath: instancePath + "/account_id", schemaPath: "#/$defs/hexId/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data: data1 };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data.safety !== void 0) {
+          let data2 = data.safety;
+          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+            for (const key1 in data2) {
+              if (!(key1 === "max_deletes")) {
+                const err6 = { instancePath: instancePath + "/safety", schemaPath: "#/properties/safety/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.safety, data: data2 };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (data2.max_deletes !== void 0) {
+              let data3 = data2.max_deletes;
+              if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
+                const err7 = { instancePath: instancePath + "/safety/max_deletes", schemaPath: "#/properties/safety/properties/max_deletes/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.safety.properties.max_deletes.type, parentSchema: schema31.properties.safety.properties.max_deletes, data: data3 };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+              if (typeof data3 == "number" && isFinite(data3)) {
+                if (data3 < 0 || isNaN(data3)) {
+                  const err8 = { instancePath: instancePath + "/safety/max_deletes", schemaPath: "#/properties/safety/properties/max_deletes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.safety.properties.max_deletes, data: data3 };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
+            const err9 = { instancePath: instancePath + "/safety", schemaPath: "#/properties/safety/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.safety.type, parentSchema: schema31.properties.safety, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data.accounts !== void 0) {
+          let data4 = data.accounts;
+          if (Array.isArray(data4)) {
+            const len0 = data4.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (!validate21(data4[i0], { instancePath: instancePath + "/accounts/" + i0, parentData: data4, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/accounts", schemaPath: "#/properties/accounts/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema31.properties.accounts.type, parentSchema: schema31.properties.accounts, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data.defaults !== void 0) {
+          if (!validate29(data.defaults, { instancePath: instancePath + "/defaults", parentData: data, parentDataProperty: "defaults", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data.zones !== void 0) {
+          let data7 = data.zones;
+          if (Array.isArray(data7)) {
+            const len1 = data7.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (!validate49(data7[i1], { instancePath: instancePath + "/zones/" + i1, parentData: data7, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/zones", schemaPath: "#/properties/zones/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema31.properties.zones.type, parentSchema: schema31.properties.zones, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      validate20.errors = vErrors;
+      return errors === 0;
+    }
+    validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+    module.exports.schemaHash = "3144ee5fe8553d9367ad7f685a4d0f9c4d1f682d89473288b500085301200ba5";
+  }
+});
+
 // src/config/schema.ts
 import { readFileSync } from "node:fs";
 function readSchemaText() {
@@ -57334,7 +64067,7 @@ function schemaHash() {
 function loadPrecompiled() {
   if (precompiled === void 0) {
     try {
-      const m = __require(PRECOMPILED);
+      const m = require_schema_validator();
       precompiled = typeof m.schemaHash === "string" ? { default: m.default ?? m, schemaHash: m.schemaHash } : null;
     } catch (err) {
       if (err.code !== "MODULE_NOT_FOUND") throw err;
@@ -57368,13 +64101,12 @@ function validateDocument(value) {
   const validate2 = getValidator();
   return validate2(value) ? [] : [...validate2.errors ?? []];
 }
-var SCHEMA_URL, PRECOMPILED, BUNDLED, schemaText, schema4, validator, precompiled, PACKAGE_JSON_URL;
+var SCHEMA_URL, BUNDLED, schemaText, schema4, validator, precompiled, PACKAGE_JSON_URL;
 var init_schema4 = __esm({
   "src/config/schema.ts"() {
     "use strict";
     init_defaults_schema();
     SCHEMA_URL = new URL("../../schemas/zoneform.schema.json", __zoneformModuleUrl);
-    PRECOMPILED = "./schema-validator.cjs";
     BUNDLED = typeof __ZONEFORM_BUNDLE__ !== "undefined" && __ZONEFORM_BUNDLE__;
     PACKAGE_JSON_URL = new URL("../../package.json", __zoneformModuleUrl);
   }
@@ -58339,7 +65071,7 @@ async function acquire(path7, text3, me, depth = 0) {
     const claimed = await acquire(claim, text3, me, depth + 1);
     if (!claimed.held) {
       if (claimed.other && claimed.other.host === me.host && alive(claimed.other.pid)) {
-        await new Promise((resolve12) => setTimeout(resolve12, 5 + Math.floor(Math.random() * 20)));
+        await new Promise((resolve13) => setTimeout(resolve13, 5 + Math.floor(Math.random() * 20)));
         continue;
       }
       return { held: false, other };
@@ -62004,13 +68736,14 @@ var init_commander = __esm({
 });
 
 // src/cli/options.ts
-function addConfigOption(cmd) {
-  return cmd.addOption(
-    new Option(
-      "-c, --config <path>",
-      `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`
-    )
+function configOption() {
+  return new Option(
+    "-c, --config <path>",
+    `configuration file, or directory of *.yaml / *.yml files (default: ./${DEFAULT_CONFIG_PATH})`
   );
+}
+function addConfigOption(cmd) {
+  return cmd.addOption(configOption());
 }
 function collect(value, previous) {
   return [...previous ?? [], value];
@@ -62239,41 +68972,176 @@ var init_bounds = __esm({
   }
 });
 
-// src/cli/client-options.ts
-function addClientOptions(cmd) {
-  return addBoundOptions(
-    cmd.option(
-      "--api-url <url>",
-      "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)"
-    ).option(
-      "--allow-insecure-http",
-      `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`
-    ).option(
-      "--parallelism <n>",
-      `requests in flight at once (1-${MAX_PARALLELISM})`,
-      parseParallelism,
-      DEFAULT_PARALLELISM
-    ).option(
-      "--rate-limit <n/s>",
-      "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)",
-      parseRateLimit
-    ).option(
-      "--timeout <ms>",
-      `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`,
-      parseTimeout
-    ).option(
-      "--retries <n>",
-      `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
-      parseRetries
-    ).option(
-      "--max-list-items <n>",
-      `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`
-    ).option(
-      "--max-list-pages <n>",
-      `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`
-    )
-  );
+// src/cli/option-table.ts
+function commandFromTable(program2, table3) {
+  const cmd = program2.command(table3.name);
+  for (const [name, description] of table3.arguments ?? []) cmd.argument(name, description);
+  return addOptionRows(cmd.description(table3.description), table3.options);
 }
+function addOptionRows(cmd, rows) {
+  for (const row of rows) {
+    if (row instanceof Option) {
+      cmd.addOption(row);
+      continue;
+    }
+    const option = new Option(row.flags, row.description);
+    if (row.parse) option.argParser(row.parse);
+    if (row.default !== void 0) option.default(row.default);
+    if (row.mandatory) option.makeOptionMandatory();
+    cmd.addOption(option);
+  }
+  return cmd;
+}
+function refuseUsage(rules) {
+  for (const [broken, message2] of rules) if (broken) throw new UsageError(message2);
+}
+function wholeNumber(value, min, max) {
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value ?? "").trim()) || !Number.isSafeInteger(n) || n < min || n > max) return void 0;
+  return n;
+}
+function milliseconds(value) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase() ?? "ms";
+  return m ? Math.round(Number(m[1]) * (unit === "m" ? 6e4 : unit === "s" ? 1e3 : 1)) : NaN;
+}
+function collectList(value, previous) {
+  return [
+    ...previous ?? [],
+    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  ];
+}
+function collectEach(value, previous) {
+  return [...previous ?? [], value];
+}
+var init_option_table = __esm({
+  "src/cli/option-table.ts"() {
+    "use strict";
+    init_commander();
+    init_errors();
+  }
+});
+
+// src/cli/client-flags.ts
+function addClientOptions(cmd) {
+  return addBoundOptions(addOptionRows(cmd, CLIENT_OPTIONS));
+}
+function listCap(flag, env, flagName, envName, fallback) {
+  const [raw, from] = flag !== void 0 ? [String(flag), flagName] : env !== void 0 && env.trim() !== "" ? [env, envName] : [void 0, ""];
+  if (raw === void 0) return fallback;
+  const n = wholeNumber(raw, 1, Number.MAX_SAFE_INTEGER);
+  if (n === void 0) throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
+  return n;
+}
+function parseRetries(value) {
+  const n = wholeNumber(value, 0, MAX_RETRIES);
+  if (n === void 0)
+    throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
+  return n;
+}
+function parseParallelism(value) {
+  const n = wholeNumber(value, 1, MAX_PARALLELISM);
+  if (n === void 0)
+    throw new UsageError(`--parallelism must be a whole number from 1 to ${MAX_PARALLELISM}, got "${value}"`);
+  return n;
+}
+function parseRateLimit(value) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(s|m)?\s*$/i.exec(value);
+  if (!m) throw new UsageError(`--rate-limit must be N/S, requests per seconds, e.g. 1200/300; got "${value}"`);
+  const seconds3 = Number(m[2]) * (m[3]?.toLowerCase() === "m" ? 60 : 1);
+  return checkRateLimit({ requests: Number(m[1]), seconds: seconds3 });
+}
+function checkRateLimit(r) {
+  if (!Number.isInteger(r.requests) || r.requests < 1 || !(r.seconds > 0)) {
+    throw new UsageError(
+      `--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`
+    );
+  }
+  return r;
+}
+function parseTimeout(value) {
+  const ms = milliseconds(value);
+  if (!(ms >= 100) || ms > 6e5) {
+    throw new UsageError(
+      `--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`
+    );
+  }
+  return ms;
+}
+var DEFAULT_PARALLELISM, DEFAULT_TIMEOUT_MS, MAX_PARALLELISM, DEFAULT_RETRIES, MAX_RETRIES, CLIENT_OPTIONS;
+var init_client_flags = __esm({
+  "src/cli/client-flags.ts"() {
+    "use strict";
+    init_cloudflare();
+    init_errors();
+    init_bounds();
+    init_option_table();
+    DEFAULT_PARALLELISM = 8;
+    DEFAULT_TIMEOUT_MS = 3e4;
+    MAX_PARALLELISM = 64;
+    DEFAULT_RETRIES = 6;
+    MAX_RETRIES = 10;
+    CLIENT_OPTIONS = [
+      {
+        flags: "--api-url <url>",
+        description: "Cloudflare API base URL (env CLOUDFLARE_API_BASE_URL; default https://api.cloudflare.com/client/v4)"
+      },
+      {
+        flags: "--allow-insecure-http",
+        description: `send the credentials over plain http:// to a host that is not loopback (env ${ALLOW_INSECURE_HTTP_ENV}=1); refused otherwise`
+      },
+      {
+        flags: "--parallelism <n>",
+        description: `requests in flight at once (1-${MAX_PARALLELISM})`,
+        parse: parseParallelism,
+        default: DEFAULT_PARALLELISM
+      },
+      {
+        flags: "--rate-limit <n/s>",
+        description: "at most N requests per S seconds for the whole run (default 1200/300, Cloudflare's limit)",
+        parse: parseRateLimit
+      },
+      {
+        flags: "--timeout <ms>",
+        description: `per-attempt timeout in ms, or with a unit (30s): the answer must be complete within it (default ${DEFAULT_TIMEOUT_MS})`,
+        parse: parseTimeout
+      },
+      {
+        flags: "--retries <n>",
+        description: `retries of a failed read or of a write that was certainly not made (0-${MAX_RETRIES}, default ${DEFAULT_RETRIES})`,
+        parse: parseRetries
+      },
+      {
+        flags: "--max-list-items <n>",
+        description: `most items one list may hold before the read is stopped (env ZONEFORM_MAX_LIST_ITEMS; default ${DEFAULT_MAX_LIST_ITEMS})`
+      },
+      {
+        flags: "--max-list-pages <n>",
+        description: `most pages one list may take before the read is stopped (env ZONEFORM_MAX_LIST_PAGES; default ${DEFAULT_MAX_LIST_PAGES})`
+      }
+    ];
+  }
+});
+
+// src/cli/service-key.ts
+function serviceKeyVariables(env) {
+  return Object.keys(env).filter((name) => (env[name] ?? "").trim() !== "").filter((name) => /user[_-]?service[_-]?key/i.test(name) || /^(cloudflare|cf)_.*service[_-]?key$/i.test(name)).sort();
+}
+function serviceKeyNotice(env) {
+  const names = serviceKeyVariables(env);
+  if (names.length === 0) return void 0;
+  return `warning: ${names.map((n) => printable(n)).join(", ")} ${names.length > 1 ? "are" : "is"} set, but Service Key authentication ended on ${SERVICE_KEY_END} and zoneform never sends one: use an API token in CLOUDFLARE_API_TOKEN instead (https://github.com/zoneform/zoneform/blob/main/docs/connecting.md#credentials-and-endpoint)`;
+}
+var SERVICE_KEY_END;
+var init_service_key = __esm({
+  "src/cli/service-key.ts"() {
+    "use strict";
+    init_safe_text();
+    SERVICE_KEY_END = "2026-09-30";
+  }
+});
+
+// src/cli/client-options.ts
 function addReadCommandOptions(cmd, opts = {}) {
   addZoneRefOption(cmd, opts.single ? { single: true } : {});
   if (opts.verbose) cmd.option("--verbose", opts.verbose);
@@ -62428,61 +69296,7 @@ function oneClient(opts, io, baseUrl, auth, redactor, progress, scope = {}) {
 function tokenScope(auth, scope = {}) {
   return "token" in auth ? { ...scope, accountOwned: isAccountOwnedToken(auth.token) } : {};
 }
-function serviceKeyVariables(env) {
-  return Object.keys(env).filter((name) => (env[name] ?? "").trim() !== "").filter((name) => /user[_-]?service[_-]?key/i.test(name) || /^(cloudflare|cf)_.*service[_-]?key$/i.test(name)).sort();
-}
-function serviceKeyNotice(env) {
-  const names = serviceKeyVariables(env);
-  if (names.length === 0) return void 0;
-  return `warning: ${names.map((n) => printable(n)).join(", ")} ${names.length > 1 ? "are" : "is"} set, but Service Key authentication ended on ${SERVICE_KEY_END} and zoneform never sends one: use an API token in CLOUDFLARE_API_TOKEN instead (https://github.com/zoneform/zoneform/blob/main/docs/connecting.md#credentials-and-endpoint)`;
-}
-function listCap(flag, env, flagName, envName, fallback) {
-  const [raw, from] = flag !== void 0 ? [String(flag), flagName] : env !== void 0 && env.trim() !== "" ? [env, envName] : [void 0, ""];
-  if (raw === void 0) return fallback;
-  const n = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || n < 1 || !Number.isSafeInteger(n))
-    throw new UsageError(`${from} must be a whole number of at least 1, got "${raw}"`);
-  return n;
-}
-function parseRetries(value) {
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRIES)
-    throw new UsageError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`);
-  return n;
-}
-function parseParallelism(value) {
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_PARALLELISM) {
-    throw new UsageError(`--parallelism must be a whole number from 1 to ${MAX_PARALLELISM}, got "${value}"`);
-  }
-  return n;
-}
-function parseRateLimit(value) {
-  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*(s|m)?\s*$/i.exec(value);
-  if (!m) throw new UsageError(`--rate-limit must be N/S, requests per seconds, e.g. 1200/300; got "${value}"`);
-  const seconds3 = Number(m[2]) * (m[3]?.toLowerCase() === "m" ? 60 : 1);
-  return checkRateLimit({ requests: Number(m[1]), seconds: seconds3 });
-}
-function checkRateLimit(r) {
-  if (!Number.isInteger(r.requests) || r.requests < 1 || !(r.seconds > 0)) {
-    throw new UsageError(
-      `--rate-limit needs at least 1 request per a positive number of seconds, got ${r.requests}/${r.seconds}`
-    );
-  }
-  return r;
-}
-function parseTimeout(value) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
-  const unit = m?.[2]?.toLowerCase() ?? "ms";
-  const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 6e4 : unit === "s" ? 1e3 : 1)) : NaN;
-  if (!(ms >= 100) || ms > 6e5) {
-    throw new UsageError(
-      `--timeout must be a time from 100ms to 10m (plain numbers are milliseconds: 30000, or 30s), got "${value}"`
-    );
-  }
-  return ms;
-}
-var DEFAULT_PARALLELISM, DEFAULT_TIMEOUT_MS, MAX_PARALLELISM, DEFAULT_RETRIES, MAX_RETRIES, HEADER_SAFE2, SERVICE_KEY_END;
+var HEADER_SAFE2;
 var init_client_options = __esm({
   "src/cli/client-options.ts"() {
     "use strict";
@@ -62494,13 +69308,9 @@ var init_client_options = __esm({
     init_options();
     init_zone_ref();
     init_bounds();
-    DEFAULT_PARALLELISM = 8;
-    DEFAULT_TIMEOUT_MS = 3e4;
-    MAX_PARALLELISM = 64;
-    DEFAULT_RETRIES = 6;
-    MAX_RETRIES = 10;
+    init_client_flags();
+    init_service_key();
     HEADER_SAFE2 = /^[\x21-\x7e]+$/;
-    SERVICE_KEY_END = "2026-09-30";
   }
 });
 
@@ -62557,24 +69367,7 @@ var init_io = __esm({
   }
 });
 
-// src/cli/progress.ts
-import process4 from "node:process";
-function formatDuration(ms) {
-  const s = Math.max(0, ms) / 1e3;
-  if (s < 10) return `${(Math.ceil(s * 10) / 10).toFixed(1)} s`;
-  if (s < 90) return `${Math.round(s)} s`;
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m}m`;
-  return `${Math.floor(m / 60)}h ${m % 60}m`;
-}
-function formatLimit2(b) {
-  return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
-}
-function formatWait2(ms, reason, limit2, kind = "rate-limit") {
-  if (kind === "retry") return `waiting ${formatDuration(ms)} to retry (${reason})`;
-  const why = limit2 ? `${formatLimit2(limit2)}; ${reason}` : reason;
-  return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
-}
+// src/cli/progress-eta.ts
 function timeOf(s, n, before) {
   if (n <= 0) return before;
   for (const [t, c] of s) if (c >= n) return Math.max(t, before);
@@ -62632,6 +69425,34 @@ function estimateEta(p) {
   }
   return eta;
 }
+var ETA_MIN_DONE, ETA_MIN_ELAPSED_MS, RATE_MIN_WINDOW_MS;
+var init_progress_eta = __esm({
+  "src/cli/progress-eta.ts"() {
+    "use strict";
+    ETA_MIN_DONE = 3;
+    ETA_MIN_ELAPSED_MS = 2e3;
+    RATE_MIN_WINDOW_MS = 1e3;
+  }
+});
+
+// src/cli/progress.ts
+import process4 from "node:process";
+function formatDuration(ms) {
+  const s = Math.max(0, ms) / 1e3;
+  if (s < 10) return `${(Math.ceil(s * 10) / 10).toFixed(1)} s`;
+  if (s < 90) return `${Math.round(s)} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m}m`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+function formatLimit2(b) {
+  return `${b.requests} requests per ${Number(b.seconds.toFixed(3))} s`;
+}
+function formatWait2(ms, reason, limit2, kind = "rate-limit") {
+  if (kind === "retry") return `waiting ${formatDuration(ms)} to retry (${reason})`;
+  const why = limit2 ? `${formatLimit2(limit2)}; ${reason}` : reason;
+  return `waiting ${formatDuration(ms)} for the rate limit (${why})`;
+}
 function formatProgress(s) {
   const parts = [s.total === void 0 ? `${s.done} ${s.unit}` : `${s.done}/${s.total} ${s.unit}`];
   if (s.counts && s.counts.length > 0) parts.push(`${s.counts.map(([kind, n]) => `${n} ${kind}`).join(", ")} read`);
@@ -62645,6 +69466,49 @@ function defaultEvery(ms, fn) {
   timer.unref();
   return () => clearInterval(timer);
 }
+function sampleRequests(run2, at3) {
+  const { sent, source } = run2;
+  const requests = source?.stats().requests;
+  if (requests === void 0) return void 0;
+  if (sent.at(-1)?.[1] !== requests) sent.push([at3, requests]);
+  const keepFrom = Math.min(run2.phase?.startedAt ?? at3, at3 - (source?.budget?.().seconds ?? 300) * 1e3);
+  let old = 0;
+  while (old + 1 < sent.length && sent[old + 1][0] <= keepFrom) old++;
+  if (old > 0) sent.splice(0, old);
+  return requests;
+}
+function progressState(run2, at3) {
+  const p = run2.phase;
+  const requests = sampleRequests(run2, at3);
+  const budget = run2.source?.budget?.();
+  const wait = run2.wait;
+  const eta = estimateEta({
+    now: at3,
+    startedAt: p.startedAt,
+    marks: p.marks,
+    total: p.total,
+    // The phase's own requests: a plan's reads are not the cost of an apply's changes.
+    requests: requests === void 0 ? void 0 : requests - p.requestsAtStart,
+    budget,
+    sent: run2.sent,
+    waits: p.waits,
+    retryUntil: wait?.kind === "retry" && wait.until > at3 ? wait.until : void 0
+  });
+  return {
+    label: p.label,
+    done: p.done,
+    total: p.total,
+    unit: p.unit,
+    counts: [...run2.counts],
+    requests,
+    budget,
+    etaMs: eta
+  };
+}
+function waitingLine(run2, s, at3) {
+  const wait = run2.wait;
+  return wait && wait.until > at3 ? `${formatProgress({ ...s, requests: void 0, budget: void 0 })}, ` + formatWait2(wait.until - at3, wait.reason, s.budget, wait.kind) : formatProgress(s);
+}
 function createProgress(opts) {
   const out = opts.out;
   const enabled = opts.enabled !== false;
@@ -62652,121 +69516,79 @@ function createProgress(opts) {
   const now = opts.now ?? Date.now;
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const every = opts.every ?? defaultEvery;
-  let source;
-  let phase;
-  const sent = [];
-  const counts = /* @__PURE__ */ new Map();
+  const run2 = { sent: [], counts: /* @__PURE__ */ new Map() };
   let stopTimer;
   let drawn = "";
-  let wait;
   let printedWaitUntil = 0;
-  const sample = (at3) => {
-    const requests = source?.stats().requests;
-    if (requests === void 0) return void 0;
-    if (sent.at(-1)?.[1] !== requests) sent.push([at3, requests]);
-    const keepFrom = Math.min(phase?.startedAt ?? at3, at3 - (source?.budget?.().seconds ?? 300) * 1e3);
-    let old = 0;
-    while (old + 1 < sent.length && sent[old + 1][0] <= keepFrom) old++;
-    if (old > 0) sent.splice(0, old);
-    return requests;
-  };
-  const state = (at3) => {
-    const p = phase;
-    const requests = sample(at3);
-    const budget = source?.budget?.();
-    const eta = estimateEta({
-      now: at3,
-      startedAt: p.startedAt,
-      marks: p.marks,
-      total: p.total,
-      // The phase's own requests: a plan's reads are not the cost of an apply's changes.
-      requests: requests === void 0 ? void 0 : requests - p.requestsAtStart,
-      budget,
-      sent,
-      waits: p.waits,
-      retryUntil: wait?.kind === "retry" && wait.until > at3 ? wait.until : void 0
-    });
-    return {
-      label: p.label,
-      done: p.done,
-      total: p.total,
-      unit: p.unit,
-      counts: [...counts],
-      requests,
-      budget,
-      etaMs: eta
-    };
-  };
-  const limit2 = () => source?.budget?.();
   const clear = () => {
     if (drawn === "") return;
     out.write(ERASE);
     drawn = "";
   };
   const tick = () => {
+    const phase = run2.phase;
     if (!enabled || !phase) return;
     const at3 = now();
     if (tty) {
-      const s = state(at3);
-      let line = waitingLine(s, at3);
-      line = clipWidth(line, Math.max(20, (opts.columns?.() || 80) - 1));
+      const line = clipWidth(waitingLine(run2, progressState(run2, at3), at3), Math.max(20, (opts.columns?.() || 80) - 1));
       if (line === drawn) return;
       out.write(`\r${line}\x1B[K`);
       drawn = line;
     } else if (at3 - phase.lastBeat >= heartbeatMs) {
       phase.lastBeat += Math.floor((at3 - phase.lastBeat) / heartbeatMs) * heartbeatMs;
-      out.write(`${waitingLine(state(at3), at3)}
+      out.write(`${waitingLine(run2, progressState(run2, at3), at3)}
 `);
     }
   };
-  const waitingLine = (s, at3) => wait && wait.until > at3 ? `${formatProgress({ ...s, requests: void 0, budget: void 0 })}, ` + formatWait2(wait.until - at3, wait.reason, s.budget, wait.kind) : formatProgress(s);
   return {
     begin(label, unit, total) {
       if (!enabled) return;
       stopTimer?.();
       clear();
-      counts.clear();
+      run2.counts.clear();
       const at3 = now();
-      phase = {
+      run2.phase = {
         label,
         unit,
         total,
         done: 0,
         startedAt: at3,
         lastBeat: at3,
-        requestsAtStart: sample(at3) ?? 0,
+        requestsAtStart: sampleRequests(run2, at3) ?? 0,
         marks: [],
         waits: []
       };
       stopTimer = every(tty ? opts.refreshMs ?? 250 : Math.min(1e3, heartbeatMs), tick);
     },
     update(done, total) {
+      const phase = run2.phase;
       if (!phase) return;
       const at3 = now();
       if (done !== phase.done) phase.marks.push([at3, done]);
-      sample(at3);
+      sampleRequests(run2, at3);
       phase.done = done;
       if (total !== void 0) phase.total = total;
     },
     count(kind, n = 1) {
-      if (!phase) return;
-      counts.set(kind, (counts.get(kind) ?? 0) + n);
+      if (!run2.phase) return;
+      run2.counts.set(kind, (run2.counts.get(kind) ?? 0) + n);
     },
     onWait(ms, reason, kind = "rate-limit") {
       if (!enabled) return;
+      const { phase, wait } = run2;
       const at3 = now();
       const until = at3 + ms;
-      if (!wait || until > wait.until || wait.until <= at3) wait = { until, reason, kind };
+      if (!wait || until > wait.until || wait.until <= at3) run2.wait = { until, reason, kind };
       const last = phase?.waits.at(-1);
       if (phase && kind === "rate-limit" && last && last[1] > at3) last[1] = Math.max(last[1], until);
       else if (phase && kind === "rate-limit" && ms >= WAIT_FLOW_MS) phase.waits.push([at3, until]);
       if (tty || kind === "retry" || ms < SHORT_WAIT_MS || until < printedWaitUntil + SHORT_WAIT_MS) return;
       printedWaitUntil = until;
-      out.write(`${formatWait2(ms, reason, limit2())}
+      out.write(`${formatWait2(ms, reason, run2.source?.budget?.())}
 `);
     },
     watch(s) {
-      source = s;
+      run2.source = s;
     },
     log(line) {
       clear();
@@ -62778,7 +69600,7 @@ function createProgress(opts) {
       stopTimer?.();
       stopTimer = void 0;
       clear();
-      phase = void 0;
+      run2.phase = void 0;
     },
     tick
   };
@@ -62802,15 +69624,13 @@ function progressFor(io, opts) {
     columns: () => process4.stderr.columns
   });
 }
-var ETA_MIN_DONE, ETA_MIN_ELAPSED_MS, RATE_MIN_WINDOW_MS, DEFAULT_HEARTBEAT_MS, SHORT_WAIT_MS, WAIT_FLOW_MS, ERASE;
+var DEFAULT_HEARTBEAT_MS, SHORT_WAIT_MS, WAIT_FLOW_MS, ERASE;
 var init_progress = __esm({
   "src/cli/progress.ts"() {
     "use strict";
     init_errors();
     init_text_width();
-    ETA_MIN_DONE = 3;
-    ETA_MIN_ELAPSED_MS = 2e3;
-    RATE_MIN_WINDOW_MS = 1e3;
+    init_progress_eta();
     DEFAULT_HEARTBEAT_MS = 5e3;
     SHORT_WAIT_MS = 1e3;
     WAIT_FLOW_MS = 1e3;
@@ -63014,9 +69834,7 @@ function planForShow(saved) {
   return mapStrings({ ...saved, zones: saved.zones.map((z) => ({ ...z, desired: void 0 })) }, shownTemplate);
 }
 function register(program2, ctx) {
-  const cmd = program2.command("show").argument("<plan-file>", "a plan saved with `zoneform plan --out`").description(
-    "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made: another digest, or it shows what its calls do not do), 3 (not a plan)."
-  ).option("--format <format>", "text | markdown | json", "text");
+  const cmd = commandFromTable(program2, SHOW);
   addMaxBytesOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
@@ -63043,6 +69861,7 @@ function register(program2, ctx) {
       );
   });
 }
+var SHOW;
 var init_show = __esm({
   "src/cli/commands/show.ts"() {
     "use strict";
@@ -63054,6 +69873,13 @@ var init_show = __esm({
     init_safe_text();
     init_planning();
     init_options();
+    init_option_table();
+    SHOW = {
+      name: "show",
+      arguments: [["<plan-file>", "a plan saved with `zoneform plan --out`"]],
+      description: "Render a saved plan as `plan` showed it, with its digest, without reading the zones: exit 0, 1 (the file was changed after it was made: another digest, or it shows what its calls do not do), 3 (not a plan).",
+      options: [{ flags: "--format <format>", description: "text | markdown | json", default: "text" }]
+    };
   }
 });
 
@@ -63111,15 +69937,7 @@ __export(validate_exports, {
   register: () => register2
 });
 function register2(program2, ctx) {
-  const cmd = program2.command("validate").description(
-    "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not."
-  );
-  addConfigOption(cmd);
-  cmd.option("--require-env", "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)");
-  cmd.option(
-    "--show-merged",
-    "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on stdout (${env:…} kept as written; the summary goes to stderr)"
-  );
+  const cmd = commandFromTable(program2, VALIDATE);
   addZoneOption(cmd);
   addVerboseOption(cmd);
   addColorOption(cmd);
@@ -63175,7 +69993,7 @@ function describeZone(zone) {
   const label = zone.name ? `${zone.name} (${zone.zone_id})` : zone.zone_id;
   return printable(`${label}: ${parts.length ? parts.join(", ") : "nothing managed"}`);
 }
-var import_picocolors2;
+var import_picocolors2, VALIDATE;
 var init_validate = __esm({
   "src/cli/commands/validate.ts"() {
     "use strict";
@@ -63188,6 +70006,22 @@ var init_validate = __esm({
     init_options();
     init_color();
     init_select_zones();
+    init_option_table();
+    VALIDATE = {
+      name: "validate",
+      description: "Check the configuration (schema and semantic rules) without contacting Cloudflare. Exit 0 when valid, 3 when not.",
+      options: [
+        configOption(),
+        {
+          flags: "--require-env",
+          description: "an unset ${env:NAME} variable is an error, as for plan and apply (default: a warning)"
+        },
+        {
+          flags: "--show-merged",
+          description: "print the configuration as zoneform reads it, each zone with its file's defaults merged in, as YAML on stdout (${env:…} kept as written; the summary goes to stderr)"
+        }
+      ]
+    };
   }
 });
 
@@ -63198,66 +70032,62 @@ __export(plan_exports, {
 });
 import { resolve } from "node:path";
 function register3(program2, ctx) {
-  const cmd = program2.command("plan").description("Read the live zones and show the ordered API calls that would make them match the file.").addOption(outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`")).option("--force", "overwrite the --out file if it exists").option("--format <format>", "text | json | markdown", "text").option("--detailed-exitcode", "exit 2 when there are changes, 0 when there are none").option(
-    "--base <path>",
-    "the configuration the change is reviewed against (the base branch's): what audit checks is shown as its diff"
-  ).option(
-    "--verify",
-    "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1"
-  );
+  const cmd = commandFromTable(program2, PLAN);
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
   addClientOptions(cmd);
   addShardOption(cmd);
-  cmd.action(async (opts) => {
-    const { io } = ctx;
-    const format = parseFormat(opts.format);
-    const outPath = opts.out ? resolve(io.cwd, opts.out) : void 0;
-    const outLabel = `--out ${opts.out}`;
-    if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
-    const { plan: plan3, desired, client } = await makePlan(opts, io);
-    try {
-      await preparePlanFile(plan3, desired);
-      io.stdout.write(renderPlan(plan3, desired, format, io, opts));
-      if (format !== "json" && planSucceeded(plan3)) io.stdout.write(digestLine(digestOf(plan3, desired), format));
-      if (opts.verify && planSucceeded(plan3)) {
-        const checks = await checkWrites(plan3, {
-          client,
-          parallelism: opts.parallelism,
-          progress: (l) => io.stderr.write(`${printable(l)}
+  cmd.action((opts) => runPlan(opts, ctx));
+}
+async function runPlan(opts, ctx) {
+  const { io } = ctx;
+  const format = parseFormat(opts.format);
+  const outPath = opts.out ? resolve(io.cwd, opts.out) : void 0;
+  const outLabel = `--out ${opts.out}`;
+  if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
+  const { plan: plan3, desired, client } = await makePlan(opts, io);
+  try {
+    await preparePlanFile(plan3, desired);
+    io.stdout.write(renderPlan(plan3, desired, format, io, opts));
+    if (format !== "json" && planSucceeded(plan3)) io.stdout.write(digestLine(digestOf(plan3, desired), format));
+    if (opts.verify && planSucceeded(plan3)) {
+      const checks = await checkWrites(plan3, {
+        client,
+        parallelism: opts.parallelism,
+        progress: (l) => io.stderr.write(`${printable(l)}
 `)
-        });
-        if (checks.forbidden.length > 0) {
-          io.stderr.write(
-            `Warning: the token may not make ${checks.forbidden.length} of the ${checks.checked} ruleset write(s) (a read-only token?): Cloudflare refused to check them, so they are shown unchecked; apply with this token would fail there:
+      });
+      if (checks.forbidden.length > 0) {
+        io.stderr.write(
+          `Warning: the token may not make ${checks.forbidden.length} of the ${checks.checked} ruleset write(s) (a read-only token?): Cloudflare refused to check them, so they are shown unchecked; apply with this token would fail there:
 ` + checks.forbidden.map((l) => `  ${printable(l)}
 `).join("")
-          );
-        }
-        if (checks.atApply > 0)
-          io.stderr.write(
-            `${checks.atApply} ruleset write(s) carry a secret: Cloudflare checks them at apply, not before the review.
+        );
+      }
+      if (checks.atApply > 0)
+        io.stderr.write(
+          `${checks.atApply} ruleset write(s) carry a secret: Cloudflare checks them at apply, not before the review.
 `
-          );
-        assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
-      }
-      if (outPath) {
-        await writePlanFile(outPath, plan3, desired, { force: opts.force, label: outLabel });
-        io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}
-`);
-      }
-      for (const v of findSafetyViolations(plan3, desired.safety.max_deletes)) {
-        io.stderr.write(`Warning: ${describeViolation(v)}; apply will refuse without --force.
-`);
-      }
-      assertNoZoneErrors(plan3);
-      if (opts.detailedExitcode && totalChanges(summariseZones(plan3.zones)) > 0) ctx.setExit(EXIT.changes);
-    } finally {
-      await client.close();
+        );
+      assertChecked(checks, { forbiddenRefuses: false, by: "plan" });
     }
-  });
+    if (outPath) {
+      await writePlanFile(outPath, plan3, desired, { force: opts.force, label: outLabel });
+      io.stderr.write(`Saved the plan to ${opts.out}; apply it with: zoneform apply ${opts.out}
+`);
+    }
+    for (const v of findSafetyViolations(plan3, desired.safety.max_deletes)) {
+      io.stderr.write(`Warning: ${describeViolation(v)}; apply will refuse without --force.
+`);
+    }
+    assertNoZoneErrors(plan3);
+    if (opts.detailedExitcode && totalChanges(summariseZones(plan3.zones)) > 0) ctx.setExit(EXIT.changes);
+  } finally {
+    await client.close();
+  }
 }
+var PLAN;
 var init_plan4 = __esm({
   "src/cli/commands/plan.ts"() {
     "use strict";
@@ -63266,10 +70096,29 @@ var init_plan4 = __esm({
     init_write_file();
     init_safe_text();
     init_plan2();
-    init_client_options();
+    init_client_flags();
     init_options();
     init_planning();
     init_shard();
+    init_option_table();
+    PLAN = {
+      name: "plan",
+      description: "Read the live zones and show the ordered API calls that would make them match the file.",
+      options: [
+        outOption("save the plan (JSON; secrets as ${env:NAME} references) for `zoneform apply <file>`"),
+        { flags: "--force", description: "overwrite the --out file if it exists" },
+        { flags: "--format <format>", description: "text | json | markdown", default: "text" },
+        { flags: "--detailed-exitcode", description: "exit 2 when there are changes, 0 when there are none" },
+        {
+          flags: "--base <path>",
+          description: "the configuration the change is reviewed against (the base branch's): what audit checks is shown as its diff"
+        },
+        {
+          flags: "--verify",
+          description: "have Cloudflare check the plan's ruleset writes (dry_run=true: validated, nothing written); a refusal exits 1"
+        }
+      ]
+    };
   }
 });
 
@@ -63424,10 +70273,6 @@ function writing(client, io, progress, guard) {
   };
   return {
     hooks,
-    /**
-     * Once the engine returned with every change made: the summary line on stdout, or, after a signal that came
-     * once every change had been sent, one line on stderr saying all were made (the run exits with its code).
-     */
     complete() {
       if (!executed) return;
       const s = summariseZones(executed.zones);
@@ -63497,15 +70342,7 @@ async function applySavedPlan(file, opts, io, guard) {
   }
 }
 function register4(program2, ctx) {
-  const cmd = program2.command("apply").argument(
-    "[plan-file]",
-    "a plan saved with `zoneform plan --out`; without it, plan from the file first. With -c too, the plan must have been made from that configuration"
-  ).description(
-    "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way."
-  ).option("--force", "apply even when a zone's deletes exceed safety.max_deletes").option(
-    "--expect-digest <sha256>",
-    "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)"
-  );
+  const cmd = commandFromTable(program2, APPLY);
   addApproveOptions(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -63573,6 +70410,7 @@ async function applyFromFile(opts, io, guard) {
 function lockNames(desired) {
   return [...desired.zones.map((z) => z.zone_id), ...(desired.accounts ?? []).map((a) => `account-${a.account_id}`)];
 }
+var APPLY;
 var init_apply2 = __esm({
   "src/cli/commands/apply.ts"() {
     "use strict";
@@ -63581,6 +70419,7 @@ var init_apply2 = __esm({
     init_engine();
     init_plan2();
     init_safe_text();
+    init_client_flags();
     init_client_options();
     init_io();
     init_account_tokens();
@@ -63589,6 +70428,24 @@ var init_apply2 = __esm({
     init_progress();
     init_shard();
     init_signals();
+    init_option_table();
+    APPLY = {
+      name: "apply",
+      arguments: [
+        [
+          "[plan-file]",
+          "a plan saved with `zoneform plan --out`; without it, plan from the file first. With -c too, the plan must have been made from that configuration"
+        ]
+      ],
+      description: "Make the live zones match the file (or a saved plan): exit 0 done, 1 error (nothing written), 4 stopped part-way.",
+      options: [
+        { flags: "--force", description: "apply even when a zone's deletes exceed safety.max_deletes" },
+        {
+          flags: "--expect-digest <sha256>",
+          description: "with a saved plan: refuse it unless its digest is this one (the digest `plan` printed for the reviewed plan)"
+        }
+      ]
+    };
   }
 });
 
@@ -63602,9 +70459,7 @@ function drifted(plan3) {
   return { ...plan3, zones: zones2, summary: summariseZones(zones2) };
 }
 function register5(program2, ctx) {
-  const cmd = program2.command("drift").description(
-    "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file."
-  ).option("--format <format>", "text | json (the plan format) | markdown", "text").option("--detailed-exitcode", "accepted for symmetry with plan: drift always exits 2 when a zone differs");
+  const cmd = commandFromTable(program2, DRIFT);
   addMaxBytesOption(cmd);
   addConfigOption(cmd);
   addCommonOptions(cmd);
@@ -63632,17 +70487,30 @@ function register5(program2, ctx) {
     }
   });
 }
+var DRIFT;
 var init_drift = __esm({
   "src/cli/commands/drift.ts"() {
     "use strict";
     init_width();
     init_errors();
     init_plan2();
-    init_client_options();
+    init_client_flags();
     init_options();
     init_engine();
     init_planning();
     init_shard();
+    init_option_table();
+    DRIFT = {
+      name: "drift",
+      description: "Check whether the live zones still match the file (for cron): exit 0 no drift, 2 drift, 1 error, 3 invalid file.",
+      options: [
+        { flags: "--format <format>", description: "text | json (the plan format) | markdown", default: "text" },
+        {
+          flags: "--detailed-exitcode",
+          description: "accepted for symmetry with plan: drift always exits 2 when a zone differs"
+        }
+      ]
+    };
   }
 });
 
@@ -64006,7 +70874,7 @@ function parseBody(raw, contentType) {
 function readBody(req, limits) {
   const announced = Number(req.headers["content-length"] ?? "0");
   if (announced > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));
-  return new Promise((resolve12, reject) => {
+  return new Promise((resolve13, reject) => {
     const chunks = [];
     let bytes = 0;
     const finish = (err) => {
@@ -64017,7 +70885,7 @@ function readBody(req, limits) {
       if (err) {
         req.pause();
         reject(err);
-      } else resolve12(Buffer.concat(chunks).toString("utf8"));
+      } else resolve13(Buffer.concat(chunks).toString("utf8"));
     };
     const onData = (chunk) => {
       bytes += chunk.length;
@@ -64039,7 +70907,7 @@ function tooLarge(maxBytes) {
   return new BodyError(413, `the request body is larger than the ${maxBytes} bytes the emulator reads`);
 }
 function sleep2(ms) {
-  return new Promise((resolve12) => setTimeout(resolve12, ms));
+  return new Promise((resolve13) => setTimeout(resolve13, ms));
 }
 var MAX_API_BODY_BYTES, MAX_ADMIN_BODY_BYTES, DEFAULT_BODY_TIMEOUT_MS, BodyError;
 var init_http_util = __esm({
@@ -69103,11 +75971,11 @@ async function startEmulator(opts = {}) {
   };
   const server = createEmulatorServer(rt);
   const host = opts.host ?? "127.0.0.1";
-  await new Promise((resolve12, reject) => {
+  await new Promise((resolve13, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve12();
+      resolve13();
     });
   });
   const port = server.address().port;
@@ -69118,8 +75986,8 @@ async function startEmulator(opts = {}) {
     adminUrl: `${origin}/__emulator`,
     port,
     state: () => rt.state,
-    close: () => new Promise((resolve12, reject) => {
-      server.close((err) => err ? reject(err) : resolve12());
+    close: () => new Promise((resolve13, reject) => {
+      server.close((err) => err ? reject(err) : resolve13());
       server.closeAllConnections();
     })
   };
@@ -69154,64 +76022,52 @@ import { existsSync } from "node:fs";
 import { readFile, rename as rename3, rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
 import path3 from "node:path";
 function register6(program2, ctx) {
-  program2.command("emulator").description("Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).").option("--port <n>", "port to listen on (0 = any free port)", String(DEFAULT_EMULATOR_PORT)).option("--host <host>", "interface to listen on", "127.0.0.1").addOption(
-    fileOption(
-      "--state <file>",
-      "load the state from this JSON file if it exists (else the seed); save it back on exit"
-    )
-  ).option("--latency <ms>", "delay every API answer by this many milliseconds").option("--token <token>", "accept this API token too (repeatable)", (v, prev = []) => [
-    ...prev,
-    v
-  ]).addOption(
-    fileOption("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit")
-  ).option(
-    "--now <instant>",
-    `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`
-  ).action(async (opts) => {
-    const port = parseInteger("--port", opts.port, 0, 65535);
-    const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
-    const latencyMs = opts.latency === void 0 ? 0 : parseInteger("--latency", opts.latency, 0, 6e5);
-    const statePath = opts.state === void 0 ? void 0 : path3.resolve(ctx.io.cwd, opts.state);
-    const state = statePath ? await loadState(statePath, now) : defaultState({ now });
-    for (const token3 of opts.token ?? []) {
-      if (!state.credentials.tokens.includes(token3)) state.credentials.tokens.push(token3);
-    }
-    const urlFile = opts.urlFile === void 0 ? void 0 : path3.resolve(ctx.io.cwd, opts.urlFile);
-    const emulator = await listen({ port, host: opts.host, latencyMs, state, now });
-    const token2 = opts.token?.[0] ?? DEFAULT_TOKEN;
-    const { io } = ctx;
-    if (urlFile) {
-      try {
-        await writeAtomically(urlFile, `${emulator.url}
-`);
-      } catch (err) {
-        await emulator.close();
-        throw new RuntimeError(`--url-file ${urlFile}: cannot write it (${err.message})`);
-      }
-    }
-    io.stdout.write(`${emulator.url}
-`);
-    io.stdout.write(
-      `Ready: token ${token2} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}
-`
-    );
-    io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token2}
-`);
-    io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
-    io.stderr.write("Stop with Ctrl+C.\n");
+  commandFromTable(program2, EMULATOR).action((opts) => runEmulator(opts, ctx));
+}
+async function runEmulator(opts, ctx) {
+  const port = parseInteger("--port", opts.port, 0, 65535);
+  const now = parseNow(opts.now, ctx.io.env[NOW_ENV]);
+  const latencyMs = opts.latency === void 0 ? 0 : parseInteger("--latency", opts.latency, 0, 6e5);
+  const statePath = opts.state === void 0 ? void 0 : path3.resolve(ctx.io.cwd, opts.state);
+  const state = statePath ? await loadState(statePath, now) : defaultState({ now });
+  for (const token3 of opts.token ?? []) {
+    if (!state.credentials.tokens.includes(token3)) state.credentials.tokens.push(token3);
+  }
+  const urlFile = opts.urlFile === void 0 ? void 0 : path3.resolve(ctx.io.cwd, opts.urlFile);
+  const emulator = await listen({ port, host: opts.host, latencyMs, state, now });
+  const token2 = opts.token?.[0] ?? DEFAULT_TOKEN;
+  const { io } = ctx;
+  if (urlFile) {
     try {
-      await (io.waitForShutdown?.() ?? Promise.resolve());
-    } finally {
-      await emulator.close().catch((err) => io.stderr.write(`Warning: closing the emulator: ${err.message}
-`));
-      if (urlFile) await rm2(urlFile, { force: true }).catch(() => void 0);
-      if (statePath) {
-        await saveState(statePath, emulator.state());
-        io.stderr.write(`Saved the emulator state to ${statePath}
+      await writeAtomically(urlFile, `${emulator.url}
 `);
-      }
+    } catch (err) {
+      await emulator.close();
+      throw new RuntimeError(`--url-file ${urlFile}: cannot write it (${err.message})`);
     }
-  });
+  }
+  io.stdout.write(`${emulator.url}
+`);
+  io.stdout.write(
+    `Ready: token ${token2} (or X-Auth-Email user@example.com + X-Auth-Key emulator-key); admin API ${emulator.adminUrl}
+`
+  );
+  io.stdout.write(`export CLOUDFLARE_API_BASE_URL=${emulator.url} CLOUDFLARE_API_TOKEN=${token2}
+`);
+  io.stderr.write(statePath ? `State file: ${statePath} (saved on exit). ` : "");
+  io.stderr.write("Stop with Ctrl+C.\n");
+  try {
+    await (io.waitForShutdown?.() ?? Promise.resolve());
+  } finally {
+    await emulator.close().catch((err) => io.stderr.write(`Warning: closing the emulator: ${err.message}
+`));
+    if (urlFile) await rm2(urlFile, { force: true }).catch(() => void 0);
+    if (statePath) {
+      await saveState(statePath, emulator.state());
+      io.stderr.write(`Saved the emulator state to ${statePath}
+`);
+    }
+  }
 }
 async function listen(opts) {
   try {
@@ -69278,7 +76134,7 @@ async function writeAtomically(file, text3) {
   await writeFile3(tmp, text3);
   await rename3(tmp, file);
 }
-var DEFAULT_EMULATOR_PORT;
+var DEFAULT_EMULATOR_PORT, EMULATOR;
 var init_emulator2 = __esm({
   "src/cli/commands/emulator.ts"() {
     "use strict";
@@ -69286,7 +76142,31 @@ var init_emulator2 = __esm({
     init_errors();
     init_emulator();
     init_options();
+    init_option_table();
     DEFAULT_EMULATOR_PORT = 8787;
+    EMULATOR = {
+      name: "emulator",
+      description: "Run a local, faithful Cloudflare API for tests, demos and dry runs (prints its base URL first).",
+      options: [
+        {
+          flags: "--port <n>",
+          description: "port to listen on (0 = any free port)",
+          default: String(DEFAULT_EMULATOR_PORT)
+        },
+        { flags: "--host <host>", description: "interface to listen on", default: "127.0.0.1" },
+        fileOption(
+          "--state <file>",
+          "load the state from this JSON file if it exists (else the seed); save it back on exit"
+        ),
+        { flags: "--latency <ms>", description: "delay every API answer by this many milliseconds" },
+        { flags: "--token <token>", description: "accept this API token too (repeatable)", parse: collectEach },
+        fileOption("--url-file <file>", "write the base URL to this file (atomically) once listening; removed on exit"),
+        {
+          flags: "--now <instant>",
+          description: `start the emulator's clock at this instant, e.g. 2026-11-25T12:00:00Z (ISO 8601; default ${NOW_ENV}, else the system clock)`
+        }
+      ]
+    };
   }
 });
 
@@ -69297,9 +76177,7 @@ __export(certificates_exports, {
   register: () => register7
 });
 function register7(program2, ctx) {
-  const cmd = program2.command("certificates").description(
-    "List the zones' custom hostnames with their certificate authority, SSL status and validation method, flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when hostnames are flagged, 1 on error."
-  ).option("--format <format>", "text | json", "text");
+  const cmd = commandFromTable(program2, CERTIFICATES);
   addReadCommandOptions(cmd, { verbose: "log every API call to stderr" });
   cmd.action(async (opts) => {
     const { io } = ctx;
@@ -69326,7 +76204,7 @@ function register7(program2, ctx) {
     }
   });
 }
-var PAGE_SIZE, CERTIFICATES_FORMAT_VERSION;
+var PAGE_SIZE, CERTIFICATES_FORMAT_VERSION, CERTIFICATES;
 var init_certificates2 = __esm({
   "src/cli/commands/certificates.ts"() {
     "use strict";
@@ -69336,8 +76214,14 @@ var init_certificates2 = __esm({
     init_client_options();
     init_planning();
     init_zone_ref();
+    init_option_table();
     PAGE_SIZE = 50;
     CERTIFICATES_FORMAT_VERSION = 1;
+    CERTIFICATES = {
+      name: "certificates",
+      description: "List the zones' custom hostnames with their certificate authority, SSL status and validation method, flagging those still on lets_encrypt (cross-signed chain retired). A report: exit 0 even when hostnames are flagged, 1 on error.",
+      options: [{ flags: "--format <format>", description: "text | json", default: "text" }]
+    };
   }
 });
 
@@ -69976,28 +76860,16 @@ function register8(program2, ctx) {
   const parent = program2.command("waf-migration").description(
     "Move a zone from the previous WAF managed rules to the new ones: check, config, start --mode validation|pending (irreversible, confirmed), status. Exit 0 done, 1 refused or error."
   );
-  subcommand(
-    parent,
-    "check",
-    "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated)."
-  ).action(check2(ctx));
-  subcommand(
-    parent,
-    "config",
-    "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it."
-  ).addOption(fileOption("--write <file>", "also write the zoneform YAML to this file")).option("--force", "overwrite the --write file if it exists").option("--format <format>", "yaml | json", "yaml").action(config(ctx));
-  const startCmd = subcommand(
-    parent,
-    "start",
-    "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve (or --yes)."
-  ).addOption(new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory());
-  addApproveOptions(startCmd).action(start(ctx));
-  subcommand(parent, "status", "Which WAF runs on the zone: previous, both (validation), or new.").action(status(ctx));
+  for (const sub of SUBCOMMANDS) {
+    const cmd = addOptionRows(subcommand(parent, sub.name, sub.description), sub.options);
+    if (sub.approve) addApproveOptions(cmd);
+    cmd.action(sub.action(ctx));
+  }
   for (const cmd of parent.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
   }
 }
-var MIGRATION_CONFIG_FORMAT_VERSION, migrationPath, printLines;
+var MIGRATION_CONFIG_FORMAT_VERSION, migrationPath, printLines, SUBCOMMANDS;
 var init_waf_migration2 = __esm({
   "src/cli/commands/waf-migration.ts"() {
     "use strict";
@@ -70014,10 +76886,42 @@ var init_waf_migration2 = __esm({
     init_zone_ref();
     init_schema_ref();
     init_signals();
+    init_option_table();
     MIGRATION_CONFIG_FORMAT_VERSION = 1;
     migrationPath = (zoneId, what) => `zones/${zoneId}/waf_migration/${what}`;
     printLines = (lines) => `${lines.map((l) => printable(l)).join("\n")}
 `;
+    SUBCOMMANDS = [
+      {
+        name: "check",
+        description: "Whether the zone can be migrated, and why not (exit 0 eligible, 1 not eligible or already migrated).",
+        options: [],
+        action: check2
+      },
+      {
+        name: "config",
+        description: "Show the proposed new WAF configuration as a zoneform file (the `waf:` section); --write saves it.",
+        options: [
+          fileOption("--write <file>", "also write the zoneform YAML to this file"),
+          { flags: "--force", description: "overwrite the --write file if it exists" },
+          { flags: "--format <format>", description: "yaml | json", default: "yaml" }
+        ],
+        action: config
+      },
+      {
+        name: "start",
+        description: "Start the migration: --mode validation (Enterprise only: both WAFs run) or --mode pending (new WAF only; the previous one is disabled). Irreversible: asks for confirmation unless --auto-approve (or --yes).",
+        options: [new Option("--mode <mode>", "validation | pending").choices([...MIGRATION_MODES]).makeOptionMandatory()],
+        approve: true,
+        action: start
+      },
+      {
+        name: "status",
+        description: "Which WAF runs on the zone: previous, both (validation), or new.",
+        options: [],
+        action: status
+      }
+    ];
   }
 });
 
@@ -70878,9 +77782,9 @@ function isLoopbackHostname(hostname3) {
 function familyOf(option) {
   return option === 4 || option === "IPv4" ? 4 : option === 6 || option === "IPv6" ? 6 : 0;
 }
-function guardedLookup(resolve12, allowPrivate) {
+function guardedLookup(resolve13, allowPrivate) {
   return (hostname3, options2, callback) => {
-    resolve12(hostname3, familyOf(options2.family)).then(
+    resolve13(hostname3, familyOf(options2.family)).then(
       (answers) => {
         if (answers.length === 0) {
           const err = Object.assign(new Error(`${hostname3} has no address`), { code: "ENOTFOUND" });
@@ -75141,6 +82045,7 @@ var init_evidence_store = __esm({
 // src/cli/provenance.ts
 import { execFile } from "node:child_process";
 import { createHash as createHash14 } from "node:crypto";
+import { existsSync as existsSync4 } from "node:fs";
 import path5 from "node:path";
 function gitEnv(env) {
   const pass = (k) => env[k] ?? process.env[k];
@@ -75152,7 +82057,7 @@ function gitEnv(env) {
   return { ...out, GIT_OPTIONAL_LOCKS: "0", GIT_LITERAL_PATHSPECS: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
 }
 function git(cwd, args, env) {
-  return new Promise((resolve12) => {
+  return new Promise((resolve13) => {
     execFile(
       "git",
       ["-c", "core.fsmonitor=false", ...args],
@@ -75164,11 +82069,12 @@ function git(cwd, args, env) {
         encoding: "utf8",
         windowsHide: true
       },
-      (err, stdout, stderr) => resolve12({ stdout, ...err ? { error: Object.assign(err, { stderr }) } : {} })
+      (err, stdout, stderr) => resolve13({ stdout, ...err ? { error: Object.assign(err, { stderr }) } : {} })
     );
   });
 }
 async function gitState(file, env) {
+  if (!inGitCheckout(path5.dirname(file))) return null;
   const args = ["status", "--porcelain=v2", "--branch", "--ignored=matching", "--untracked-files=all"];
   const { stdout, error } = await git(path5.dirname(file), [...args, "--", path5.basename(file)], env);
   if (error) {
@@ -75184,6 +82090,12 @@ async function gitState(file, env) {
     commit: oid !== void 0 && /^[0-9a-f]{40,64}$/.test(oid) ? oid : null,
     clean: lines.every((l) => l.startsWith("#"))
   };
+}
+function inGitCheckout(dir) {
+  for (let at3 = path5.resolve(dir); ; at3 = path5.dirname(at3)) {
+    if (existsSync4(path5.join(at3, ".git"))) return true;
+    if (path5.dirname(at3) === at3) return false;
+  }
 }
 function configProvenance(sources, cwd, env) {
   return Promise.all(
@@ -75225,7 +82137,6 @@ var audit_exports = {};
 __export(audit_exports, {
   ALLOW_PRIVATE_ADDRESSES_HELP: () => ALLOW_PRIVATE_ADDRESSES_HELP,
   PAGE_TIMEOUT_HELP: () => PAGE_TIMEOUT_HELP,
-  collectList: () => collectList,
   parsePageTimeout: () => parsePageTimeout,
   parseSarifCategory: () => parseSarifCategory,
   parseScoreThreshold: () => parseScoreThreshold,
@@ -75234,9 +82145,7 @@ __export(audit_exports, {
 });
 import { join as join5, resolve as resolve6 } from "node:path";
 function parsePageTimeout(value) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
-  const unit = m?.[2]?.toLowerCase() ?? "ms";
-  const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 6e4 : unit === "s" ? 1e3 : 1)) : NaN;
+  const ms = milliseconds(value);
   if (!(ms >= 100) || ms > MAX_PAGE_TIMEOUT_MS)
     throw new UsageError(
       `--page-timeout must be a time from 100ms to 2m (plain numbers are milliseconds: 10000, or 10s), got "${printable(value)}"`
@@ -75253,170 +82162,131 @@ function privateAddressesAllowed(flag, env) {
   );
 }
 function parseScoreThreshold(value, flag = "--malicious-below") {
-  const n = Number(value);
-  if (!/^\d+$/.test(String(value ?? "").trim()) || n < 1 || n > 100) {
-    throw new UsageError(`${flag} must be a whole number from 1 to 100, got "${value}"`);
-  }
+  const n = wholeNumber(value, 1, 100);
+  if (n === void 0) throw new UsageError(`${flag} must be a whole number from 1 to 100, got "${value}"`);
   return n;
 }
-function collectList(value, previous) {
-  return [
-    ...previous ?? [],
-    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
-  ];
-}
 function register9(program2, ctx) {
-  const cmd = program2.command("audit").description(
-    "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies; with -c, each zone's script inventory and its payment pages' headers."
-  ).option(
-    "--status <list>",
-    "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)",
-    collectList
-  ).option(
-    "--host <host>",
-    "only items seen on this host; * at the start or end is a wildcard (repeatable)",
-    collectList
-  ).option(
-    "--page-url <url>",
-    "only items seen on this page URL; * at the start or end is a wildcard (repeatable)",
-    collectList
-  ).option(
-    "--format <format>",
-    `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning; html is one self-contained page to read or print)`,
-    "text"
-  ).addOption(outOption("write the report to this file when the audit ends (never half a file), not stdout")).option("--force", "overwrite the --out file if it exists").option(
-    "--evidence-dir <dir>",
-    "also keep this run's JSON result in this directory, under a new dated name (read back by zoneform evidence)"
-  ).option(
-    "--sarif-category <category>",
-    `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`
-  ).option(
-    "--fail-on <what>",
-    "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure (cookies), unauthorized, unreviewed (draft entries), changed, stale (script inventory), headers (changed or missing), unreachable (payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert notifies anyone of a zone; not in the default); any; none",
-    DEFAULT_FAIL_ON.join(",")
-  ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP, String(DEFAULT_PAGE_TIMEOUT_MS)).option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP).option(
-    "--stale-days <n>",
-    "script inventory: an authorization not seen on the pages in scope for this many days is stale",
-    String(DEFAULT_STALE_DAYS)
-  ).option("--limit <n>", "rows per kind in text and markdown output, worst first", String(DEFAULT_AUDIT_LIMIT)).option(
-    "--malicious-below <score>",
-    "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)",
-    String(MALICIOUS_SCORE_THRESHOLD)
-  ).option(
-    "--threat-below <score>",
-    "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)",
-    String(THREAT_SCORE_THRESHOLD)
-  );
+  const cmd = commandFromTable(program2, AUDIT);
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { progress: true });
-  cmd.action(async (opts) => {
-    const { io } = ctx;
-    const configured = await loadInventories(opts.config, io);
-    const inventoryZones = configured?.zones ?? [];
-    if ((!opts.zone || opts.zone.length === 0) && configured && configured.all.length === 0) {
-      throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no zone`);
-    }
-    const zoneRefs2 = opts.zone?.length || !configured ? parseZoneRefs(opts.zone, "audit") : configured.all.map((z) => ({ id: z.zone_id }));
-    const format = opts.format;
-    if (!AUDIT_FORMATS.includes(format))
-      throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
-    const sarifCategory = parseSarifCategory(opts.sarifCategory, format);
-    let failOn;
-    try {
-      failOn = parseFailOn(opts.failOn);
-    } catch (err) {
-      throw new UsageError(err.message);
-    }
-    const staleDays = Number(opts.staleDays);
-    if (!/^\d+$/.test(String(opts.staleDays).trim()) || staleDays < 1 || staleDays > 3650) {
-      throw new UsageError(`--stale-days must be a whole number from 1 to 3650, got "${opts.staleDays}"`);
-    }
-    const limit2 = Number(opts.limit);
-    if (!/^\d+$/.test(String(opts.limit).trim()) || limit2 > 1e4) {
-      throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
-    }
-    const pageTimeoutMs = parsePageTimeout(String(opts.pageTimeout));
-    const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
-    const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
-    const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
-    const badStatus = (opts.status ?? []).filter((s) => !STATUSES2.includes(s));
-    if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES2.join(", ")}`);
-    const now = cliClock(io.env);
-    const out = reportOutput(opts, io);
-    const evidenceDir2 = opts.evidenceDir === void 0 ? void 0 : await openEvidenceDir(io.cwd, opts.evidenceDir);
-    const record5 = [];
-    const progress = progressFor(io, opts);
-    const client = clientFromOptions(opts, io, void 0, progress, configured?.desired);
-    try {
-      const zones2 = await resolveZoneRefs(client, zoneRefs2);
-      const inventories = new Map(
-        inventoryZones.map((z) => {
-          const zone = configured?.all.find((d) => d.zone_id === z.zone_id);
-          const policies = zone ? declaredPoliciesOf(zone) : void 0;
-          return [
-            z.zone_id,
-            {
-              inventory: z.inventory,
-              ...policies ? { policies } : {},
-              ...z.name ? { zone_name: z.name } : {},
-              ...z.source ? { source: z.source } : {}
-            }
-          ];
-        })
-      );
-      const accounts = /* @__PURE__ */ new Map();
-      for (const z of configured?.all ?? []) {
-        const account = z.account_id ?? configured?.desired.account_id;
-        if (account !== void 0) accounts.set(z.zone_id, account);
-      }
-      const zoneNames = zoneNamesOf(configured, zoneRefs2, zones2);
-      const files = configured ? await configProvenance(configured.sources, io.cwd, io.env) : [];
-      progress.begin("audit", "zones done", zones2.length);
-      const result = await runAudit(
-        client,
-        zones2,
+  cmd.action((opts) => runAuditCommand(opts, ctx));
+}
+function auditInputs(opts, io, configured) {
+  if ((!opts.zone || opts.zone.length === 0) && configured && configured.all.length === 0) {
+    throw new UsageError(`audit needs --zone ID|NAME: ${configured.path} declares no zone`);
+  }
+  const zoneRefs2 = opts.zone?.length || !configured ? parseZoneRefs(opts.zone, "audit") : configured.all.map((z) => ({ id: z.zone_id }));
+  const format = opts.format;
+  if (!AUDIT_FORMATS.includes(format))
+    throw new UsageError(`--format ${opts.format}: expected one of ${AUDIT_FORMATS.join(", ")}`);
+  const sarifCategory = parseSarifCategory(opts.sarifCategory, format);
+  let failOn;
+  try {
+    failOn = parseFailOn(opts.failOn);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  const staleDays = wholeNumber(opts.staleDays, 1, 3650);
+  if (staleDays === void 0)
+    throw new UsageError(`--stale-days must be a whole number from 1 to 3650, got "${opts.staleDays}"`);
+  const limit2 = wholeNumber(opts.limit, 0, 1e4);
+  if (limit2 === void 0) throw new UsageError(`--limit must be a whole number from 0 to 10000, got "${opts.limit}"`);
+  const pageTimeoutMs = parsePageTimeout(String(opts.pageTimeout));
+  const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
+  const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
+  const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
+  const badStatus = (opts.status ?? []).filter((s) => !STATUSES2.includes(s));
+  if (badStatus.length > 0) throw new UsageError(`--status ${badStatus.join(", ")}: expected ${STATUSES2.join(", ")}`);
+  return {
+    zoneRefs: zoneRefs2,
+    format,
+    sarifCategory,
+    failOn,
+    staleDays,
+    limit: limit2,
+    pageTimeoutMs,
+    allowPrivateAddresses,
+    maliciousBelow,
+    threatBelow
+  };
+}
+function inventoriesOf(configured) {
+  return new Map(
+    (configured?.zones ?? []).map((z) => {
+      const zone = configured?.all.find((d) => d.zone_id === z.zone_id);
+      const policies = zone ? declaredPoliciesOf(zone) : void 0;
+      return [
+        z.zone_id,
         {
-          status: opts.status,
-          hosts: opts.host,
-          pageUrls: opts.pageUrl,
-          format,
-          ...format === "text" && !out.path ? { width: outputWidth(io.stdout, io.env) } : {},
-          failOn,
-          provenance: { zoneform_version: VERSION, files, zoneNames },
-          limit: limit2,
-          maliciousBelow,
-          threatBelow,
-          progress: opts.verbose ? (l) => progress.log(printable(l)) : void 0,
-          onItem: (kind) => progress.count(`${kind}s`),
-          onZoneDone: (done, total) => progress.update(done, total),
-          inventories,
-          accounts,
-          staleDays,
-          pageTimeoutMs,
-          allowPrivateAddresses,
-          pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
-          now,
-          ...io.secrets ? { redact: (v) => io.secrets.redactDeep(v) } : {},
-          ...format === "sarif" ? { sarif: sarifOptions(configured, zoneNames, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {},
-          ...evidenceDir2 ? { record: (text3) => void record5.push(text3) } : {}
-        },
-        (text3) => {
-          progress.clear();
-          out.write(format === "text" && !out.path ? fitFor(io, io.stdout, text3, { long: "break" }) : text3);
+          inventory: z.inventory,
+          ...policies ? { policies } : {},
+          ...z.name ? { zone_name: z.name } : {},
+          ...z.source ? { source: z.source } : {}
         }
-      );
-      await out.close();
-      if (evidenceDir2) {
-        const name = await recordRun(evidenceDir2, JSON.parse(record5.join("")), now());
-        io.stderr.write(`Recorded this run as ${printable(join5(opts.evidenceDir, name))}
-`);
-      }
-      if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);
-    } finally {
-      progress.end();
-      await client.close();
+      ];
+    })
+  );
+}
+async function runAuditCommand(opts, ctx) {
+  const { io } = ctx;
+  const configured = await loadInventories(opts.config, io);
+  const { zoneRefs: zoneRefs2, format, sarifCategory, failOn, ...checked2 } = auditInputs(opts, io, configured);
+  const now = cliClock(io.env);
+  const out = reportOutput(opts, io);
+  const evidenceDir2 = opts.evidenceDir === void 0 ? void 0 : await openEvidenceDir(io.cwd, opts.evidenceDir);
+  const record5 = [];
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, void 0, progress, configured?.desired);
+  try {
+    const zones2 = await resolveZoneRefs(client, zoneRefs2);
+    const accounts = /* @__PURE__ */ new Map();
+    for (const z of configured?.all ?? []) {
+      const account = z.account_id ?? configured?.desired.account_id;
+      if (account !== void 0) accounts.set(z.zone_id, account);
     }
-  });
+    const zoneNames = zoneNamesOf(configured, zoneRefs2, zones2);
+    const files = configured ? await configProvenance(configured.sources, io.cwd, io.env) : [];
+    progress.begin("audit", "zones done", zones2.length);
+    const result = await runAudit(
+      client,
+      zones2,
+      {
+        status: opts.status,
+        hosts: opts.host,
+        pageUrls: opts.pageUrl,
+        format,
+        ...format === "text" && !out.path ? { width: outputWidth(io.stdout, io.env) } : {},
+        failOn,
+        provenance: { zoneform_version: VERSION, files, zoneNames },
+        ...checked2,
+        progress: opts.verbose ? (l) => progress.log(printable(l)) : void 0,
+        onItem: (kind) => progress.count(`${kind}s`),
+        onZoneDone: (done, total) => progress.update(done, total),
+        inventories: inventoriesOf(configured),
+        accounts,
+        pageUserAgent: `zoneform/${VERSION} (payment page header check)`,
+        now,
+        ...io.secrets ? { redact: (v) => io.secrets.redactDeep(v) } : {},
+        ...format === "sarif" ? { sarif: sarifOptions(configured, zoneNames, sarifCategory ?? DEFAULT_AUDIT_CATEGORY) } : {},
+        ...evidenceDir2 ? { record: (text3) => void record5.push(text3) } : {}
+      },
+      (text3) => {
+        progress.clear();
+        out.write(format === "text" && !out.path ? fitFor(io, io.stdout, text3, { long: "break" }) : text3);
+      }
+    );
+    await out.close();
+    if (evidenceDir2) {
+      const name = await recordRun(evidenceDir2, JSON.parse(record5.join("")), now());
+      io.stderr.write(`Recorded this run as ${printable(join5(opts.evidenceDir, name))}
+`);
+    }
+    if (shouldFail(result.totals, failOn)) ctx.setExit(EXIT.changes);
+  } finally {
+    progress.end();
+    await client.close();
+  }
 }
 function parseSarifCategory(value, format) {
   if (value === void 0) return void 0;
@@ -75455,7 +82325,7 @@ function zoneNamesOf(configured, refs, ids) {
     if (z.name !== void 0 && !names.has(z.zone_id)) names.set(z.zone_id, z.name);
   return names;
 }
-var PAGE_TIMEOUT_HELP, ALLOW_PRIVATE_ADDRESSES_ENV, ALLOW_PRIVATE_ADDRESSES_HELP, STATUSES2;
+var PAGE_TIMEOUT_HELP, ALLOW_PRIVATE_ADDRESSES_ENV, ALLOW_PRIVATE_ADDRESSES_HELP, STATUSES2, AUDIT;
 var init_audit2 = __esm({
   "src/cli/commands/audit.ts"() {
     "use strict";
@@ -75465,6 +82335,7 @@ var init_audit2 = __esm({
     init_command2();
     init_inventory_config();
     init_options();
+    init_option_table();
     init_evidence_store();
     init_provenance();
     init_write_file();
@@ -75480,214 +82351,144 @@ var init_audit2 = __esm({
     ALLOW_PRIVATE_ADDRESSES_ENV = "ZONEFORM_ALLOW_PRIVATE_ADDRESSES";
     ALLOW_PRIVATE_ADDRESSES_HELP = `payment page headers: also fetch pages on addresses that are not public (loopback, private, link-local…) and plain http:// to a loopback host, for a test's own server or the emulator (env ${ALLOW_PRIVATE_ADDRESSES_ENV}=1)`;
     STATUSES2 = ["active", "infrequent", "inactive"];
+    AUDIT = {
+      name: "audit",
+      description: "Audit the scripts, connections and cookies Page Shield found on a zone: malicious scripts and connections, insecure cookies; with -c, each zone's script inventory and its payment pages' headers.",
+      options: [
+        {
+          flags: "--status <list>",
+          description: "scripts and connections with these statuses: active, infrequent, inactive (comma list; default active)",
+          parse: collectList
+        },
+        {
+          flags: "--host <host>",
+          description: "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+          parse: collectList
+        },
+        {
+          flags: "--page-url <url>",
+          description: "only items seen on this page URL; * at the start or end is a wildcard (repeatable)",
+          parse: collectList
+        },
+        {
+          flags: "--format <format>",
+          description: `${AUDIT_FORMATS.join(" | ")} (json and csv list every finding as it is read; sarif is SARIF 2.1.0 for code scanning; html is one self-contained page to read or print)`,
+          default: "text"
+        },
+        outOption("write the report to this file when the audit ends (never half a file), not stdout"),
+        { flags: "--force", description: "overwrite the --out file if it exists" },
+        {
+          flags: "--evidence-dir <dir>",
+          description: "also keep this run's JSON result in this directory, under a new dated name (read back by zoneform evidence)"
+        },
+        {
+          flags: "--sarif-category <category>",
+          description: `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_AUDIT_CATEGORY}`
+        },
+        {
+          flags: "--fail-on <what>",
+          description: "exit 2 on (comma list): malicious (scripts and connections), lookalike (look-alike hosts), insecure (cookies), unauthorized, unreviewed (draft entries), changed, stale (script inventory), headers (changed or missing), unreachable (payment pages not checked), policy (a policy's CSP not on a page), alerting (no Page Shield alert notifies anyone of a zone; not in the default); any; none",
+          default: DEFAULT_FAIL_ON.join(",")
+        },
+        { flags: "--page-timeout <ms>", description: PAGE_TIMEOUT_HELP, default: String(DEFAULT_PAGE_TIMEOUT_MS) },
+        { flags: "--allow-private-addresses", description: ALLOW_PRIVATE_ADDRESSES_HELP },
+        {
+          flags: "--stale-days <n>",
+          description: "script inventory: an authorization not seen on the pages in scope for this many days is stale",
+          default: String(DEFAULT_STALE_DAYS)
+        },
+        {
+          flags: "--limit <n>",
+          description: "rows per kind in text and markdown output, worst first",
+          default: String(DEFAULT_AUDIT_LIMIT)
+        },
+        {
+          flags: "--malicious-below <score>",
+          description: "a script whose js_integrity_score is below this is malicious (1-100; Cloudflare's threshold is 10)",
+          default: String(MALICIOUS_SCORE_THRESHOLD)
+        },
+        {
+          flags: "--threat-below <score>",
+          description: "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100; no documented number, 10 like the integrity score)",
+          default: String(THREAT_SCORE_THRESHOLD)
+        }
+      ]
+    };
   }
 });
 
-// src/cli/commands/inventory.ts
-var inventory_exports = {};
-__export(inventory_exports, {
-  register: () => register10
-});
+// src/cli/commands/inventory-output.ts
 import { resolve as resolve7 } from "node:path";
-function collectEach(value, previous) {
-  return [...previous ?? [], value];
+async function writeSarif(opts, io, input, seen) {
+  const { outPath, mergeText, sarifCategory } = input;
+  const merge3 = opts.merge === void 0 || mergeText === void 0 ? void 0 : { file: displayPath(resolve7(io.cwd, opts.merge), io.cwd), text: mergeText, label: `--merge ${opts.merge}` };
+  const { log } = inventorySarif({
+    zone: seen.zone,
+    pages: seen.pages,
+    scripts: seen.listed,
+    now: seen.now,
+    version: VERSION,
+    ...merge3 ? { merge: merge3 } : {},
+    ...sarifCategory ? { category: sarifCategory } : {}
+  });
+  const text3 = sarifText(log);
+  if (outPath)
+    await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text3) : text3, {
+      force: opts.force,
+      label: `--out ${opts.out}`
+    });
+  else io.stdout.write(text3);
 }
-function register10(program2, ctx) {
-  const cmd = program2.command("inventory").description(
-    "Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there."
-  ).option(
-    "--pages <pattern>",
-    "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)",
-    collectList
-  ).addOption(outOption("write the block to this file (refused if it exists, unless --force)")).option(
-    "--merge <file>",
-    "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept"
-  ).option(
-    "--pin-hashes",
-    "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)"
-  ).option(
-    "--into-defaults",
-    "with --merge: add to a list of the inventory that the zone takes from FILE's defaults: and other zones take too (for all of them; else refused)"
-  ).option("--force", "overwrite the --out file").option(
-    "--format <format>",
-    "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)",
-    "yaml"
-  ).option(
-    "--sarif-category <category>",
-    `with --format sarif: the code scanning category (runAutomationDetails.id), default ${DEFAULT_INVENTORY_CATEGORY}`
-  ).option(
-    "--headers <url>",
-    "a payment page to fetch (absolute https:// URL; repeatable): pin the security headers it sends now under headers: (with --merge, only what FILE does not pin yet)",
-    collectEach
-  ).option(
-    "--scripts",
-    "with --headers: draft the scripts seen too (as drafts a person reviews); --headers alone drafts only headers"
-  ).option(
-    "--recent <days>",
-    `mark a script first seen, or whose version was fetched, within this many days NEW or CHANGED in the draft (default ${DEFAULT_RECENT_DAYS})`
-  ).option("--page-timeout <ms>", PAGE_TIMEOUT_HELP).option("--allow-private-addresses", ALLOW_PRIVATE_ADDRESSES_HELP);
-  addReadCommandOptions(cmd, { single: true, progress: true });
-  cmd.action(async (opts) => {
-    const { io } = ctx;
-    const [zoneRef] = parseZoneRefs(opts.zone, "inventory", { single: "an inventory belongs to one zone" });
-    const mergeText = opts.merge === void 0 ? void 0 : await readMergeFile(resolve7(io.cwd, opts.merge), opts.merge);
-    const given = opts.pages ?? [];
-    if (given.length === 0 && mergeText === void 0)
-      throw new UsageError(
-        `inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`
-      );
-    for (const p of given) {
-      const problem3 = pagePatternProblem(p);
-      if (problem3) throw new UsageError(`--pages ${printable(p)}: ${problem3}`);
-    }
-    if (!FORMATS.includes(opts.format))
-      throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
-    const sarif = opts.format === "sarif";
-    const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
-    if (opts.intoDefaults && (mergeText === void 0 || sarif))
-      throw new UsageError(
-        "--into-defaults adds to the defaults: of --merge FILE: give --merge FILE, without --format sarif"
-      );
-    if (sarif && opts.pinHashes)
-      throw new UsageError("--pin-hashes pins the entries of a draft: --format sarif drafts nothing");
-    const headerUrls = opts.headers ?? [];
-    if (sarif && headerUrls.length > 0)
-      throw new UsageError("--headers pins the headers of a draft: --format sarif drafts nothing");
-    for (const u of headerUrls) {
-      const problem3 = pageUrlProblem(u) ?? (isInsecurePageUrl(u) ? "a payment page is fetched over https only" : void 0);
-      if (problem3) throw new UsageError(`--headers ${printable(u)}: ${problem3}`);
-    }
-    if (opts.pageTimeout !== void 0 && headerUrls.length === 0)
-      throw new UsageError("--page-timeout bounds the fetch of each --headers page: give --headers URL");
-    const pageTimeoutMs = opts.pageTimeout === void 0 ? void 0 : parsePageTimeout(opts.pageTimeout);
-    if (opts.scripts && headerUrls.length === 0)
-      throw new UsageError(
-        "--scripts adds the scripts to a --headers draft: without --headers they are drafted anyway"
-      );
-    const recentDays = opts.recent === void 0 ? DEFAULT_RECENT_DAYS : parseRecent(opts.recent);
-    const withScripts = headerUrls.length === 0 || opts.scripts === true;
-    const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
-    const clock = cliClock(io.env);
-    const outPath = opts.out === void 0 ? void 0 : resolve7(io.cwd, opts.out);
-    if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
-    const progress = progressFor(io, opts);
-    const client = clientFromOptions(opts, io, void 0, progress);
-    try {
-      const zoneId = await resolveZoneRef2(client, zoneRef);
-      const zone = { id: zoneId, ..."name" in zoneRef ? { name: zoneRef.name } : {} };
-      const existing = mergeText === void 0 ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone, applyDefaults);
-      const pages = [.../* @__PURE__ */ new Set([...existing, ...given])];
-      if (pages.length === 0)
-        throw new UsageError(
-          `inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`
-        );
-      progress.begin("inventory", "zones done", 1);
-      const now = clock();
-      const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS3;
-      const listed3 = withScripts || sarif ? await listInScopeScripts(client, zoneId, pages) : [];
-      const scripts = withScripts ? listed3.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since)) : [];
-      const headers = headerUrls.length > 0 ? await fetchPages(headerUrls, pageTimeoutMs, allowPrivateAddresses) : void 0;
-      progress.end();
-      if (sarif) {
-        const merge3 = opts.merge === void 0 || mergeText === void 0 ? void 0 : {
-          file: displayPath(resolve7(io.cwd, opts.merge), io.cwd),
-          text: mergeText,
-          label: `--merge ${opts.merge}`
-        };
-        const { log } = inventorySarif({
-          zone,
-          pages,
-          scripts: listed3,
-          now,
-          version: VERSION,
-          ...merge3 ? { merge: merge3 } : {},
-          ...sarifCategory ? { category: sarifCategory } : {}
-        });
-        const text4 = sarifText(log);
-        if (outPath)
-          await writeFileSafely(outPath, io.secrets ? io.secrets.redact(text4) : text4, {
-            force: opts.force,
-            label: `--out ${opts.out}`
-          });
-        else io.stdout.write(text4);
-        return;
-      }
-      if (mergeText !== void 0) {
-        const label = `--merge ${opts.merge}`;
-        const merged2 = mergeInventory(mergeText, label, scripts, {
-          pages,
-          pinHashes: opts.pinHashes,
-          recentDays,
-          zone,
-          now,
-          ...headers ? { headers } : {},
-          defaults: applyDefaults,
-          intoDefaults: opts.intoDefaults === true
-        });
-        const target = outPath ?? resolve7(io.cwd, opts.merge);
-        const headersAdded = (merged2.headers?.urlsAdded.length ?? 0) + (merged2.headers?.pinsAdded.length ?? 0);
-        if (outPath !== void 0 || merged2.added.length > 0 || merged2.pagesAdded.length > 0 || headersAdded > 0)
-          await writeFileSafely(target, merged2.text, {
-            force: outPath === void 0 || opts.force,
-            label: outPath ? `--out ${opts.out}` : label
-          });
-        io.stderr.write(leftOutWarning(merged2.leftOut));
-        const added = merged2.added.map((a) => `  + ${printable(a.url)}
+async function writeMerge(opts, io, input, seen, mergeText) {
+  const { outPath } = input;
+  const { scripts, headers } = seen;
+  const label = `--merge ${opts.merge}`;
+  const merged2 = mergeInventory(mergeText, label, scripts, {
+    pages: seen.pages,
+    pinHashes: opts.pinHashes,
+    recentDays: input.recentDays,
+    zone: seen.zone,
+    now: seen.now,
+    ...headers ? { headers } : {},
+    defaults: applyDefaults,
+    intoDefaults: opts.intoDefaults === true
+  });
+  const target = outPath ?? resolve7(io.cwd, opts.merge);
+  const headersAdded = (merged2.headers?.urlsAdded.length ?? 0) + (merged2.headers?.pinsAdded.length ?? 0);
+  if (outPath !== void 0 || merged2.added.length > 0 || merged2.pagesAdded.length > 0 || headersAdded > 0)
+    await writeFileSafely(target, merged2.text, {
+      force: outPath === void 0 || opts.force,
+      label: outPath ? `--out ${opts.out}` : label
+    });
+  io.stderr.write(leftOutWarning(merged2.leftOut));
+  const added = merged2.added.map((a) => `  + ${printable(a.url)}
 `).join("");
-        if (withScripts)
-          io.stderr.write(
-            `inventory: ${merged2.added.length} new script${merged2.added.length === 1 ? "" : "s"}${merged2.pagesAdded.length ? ` and ${merged2.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged2.where)} of ${printable(opts.out ?? opts.merge)} (${scripts.length} seen on the pages in scope); review each TODO justification
+  if (input.withScripts)
+    io.stderr.write(
+      `inventory: ${merged2.added.length} new script${merged2.added.length === 1 ? "" : "s"}${merged2.pagesAdded.length ? ` and ${merged2.pagesAdded.length} page pattern(s)` : ""} added to ${printable(merged2.where)} of ${printable(opts.out ?? opts.merge)} (${scripts.length} seen on the pages in scope); review each TODO justification
 ${added}`
-          );
-        if (merged2.headers) io.stderr.write(headerMergeReport(merged2.headers, opts.out ?? opts.merge));
-        return;
-      }
-      const text3 = draftInventory(scripts, {
-        pages,
-        pinHashes: opts.pinHashes,
-        recentDays,
-        zone: zone.name ?? zoneId,
-        now,
-        ...headers ? { headers } : {}
-      });
-      io.stderr.write(leftOutWarning(withoutLookalikes(scripts, { pages, authorized: [] }).leftOut));
-      if (outPath) {
-        await writeFileSafely(outPath, text3, { force: opts.force, label: `--out ${opts.out}` });
-        io.stderr.write(
-          `inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out)}; review each TODO justification
+    );
+  if (merged2.headers) io.stderr.write(headerMergeReport(merged2.headers, opts.out ?? opts.merge));
+}
+async function writeDraft(opts, io, input, seen) {
+  const { scripts, pages, zone, headers } = seen;
+  const text3 = draftInventory(scripts, {
+    pages,
+    pinHashes: opts.pinHashes,
+    recentDays: input.recentDays,
+    zone: zone.name ?? zone.id,
+    now: seen.now,
+    ...headers ? { headers } : {}
+  });
+  io.stderr.write(leftOutWarning(withoutLookalikes(scripts, { pages, authorized: [] }).leftOut));
+  if (input.outPath) {
+    await writeFileSafely(input.outPath, text3, { force: opts.force, label: `--out ${opts.out}` });
+    io.stderr.write(
+      `inventory: ${scripts.length} script(s) seen on the pages in scope written to ${printable(opts.out)}; review each TODO justification
 `
-        );
-      } else {
-        io.stdout.write(text3);
-      }
-    } finally {
-      progress.end();
-      await client.close();
-    }
-  });
-}
-function parseRecent(value) {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 3650)
-    throw new UsageError(`--recent ${printable(value)}: expected a whole number of days from 1 to 3650`);
-  return n;
-}
-async function fetchPages(urls, timeoutMs, allowPrivateAddresses) {
-  const fetcher = new PageFetcher({
-    ...timeoutMs !== void 0 ? { timeoutMs } : {},
-    allowPrivateAddresses,
-    userAgent: `zoneform/${VERSION} (payment page header check)`
-  });
-  try {
-    const answers = await fetcher.fetchAll(urls);
-    const failed = [...answers.values()].filter((a) => !a.ok);
-    if (failed.length > 0)
-      throw new RuntimeError(
-        `--headers: ${failed.map((f) => `${printable(f.url)}: ${printable(f.reason)}`).join("; ")}; nothing was written (pins are drafted from every page given)`
-      );
-    return { pages: [...answers.values()].flatMap((a) => a.ok ? [{ url: a.url, headers: a.headers }] : []) };
-  } finally {
-    await fetcher.close();
+    );
+  } else {
+    io.stdout.write(text3);
   }
 }
 function cutValue(v) {
@@ -75715,6 +82516,147 @@ function leftOutWarning(leftOut) {
 `
   ).join("");
 }
+var init_inventory_output = __esm({
+  "src/cli/commands/inventory-output.ts"() {
+    "use strict";
+    init_config();
+    init_inventory2();
+    init_safe_text();
+    init_sarif();
+    init_write_file();
+    init_command2();
+  }
+});
+
+// src/cli/commands/inventory.ts
+var inventory_exports = {};
+__export(inventory_exports, {
+  register: () => register10
+});
+import { resolve as resolve8 } from "node:path";
+function register10(program2, ctx) {
+  const cmd = commandFromTable(program2, INVENTORY);
+  addReadCommandOptions(cmd, { single: true, progress: true });
+  cmd.action((opts) => runInventory(opts, ctx));
+}
+async function inventoryInputs(opts, io) {
+  const [zoneRef] = parseZoneRefs(opts.zone, "inventory", { single: "an inventory belongs to one zone" });
+  const mergeText = opts.merge === void 0 ? void 0 : await readMergeFile(resolve8(io.cwd, opts.merge), opts.merge);
+  const given = opts.pages ?? [];
+  if (given.length === 0 && mergeText === void 0)
+    throw new UsageError(
+      `inventory needs --pages PATTERN: the payment pages in scope, e.g. --pages "example.com/checkout*"`
+    );
+  for (const p of given) {
+    const problem3 = pagePatternProblem(p);
+    if (problem3) throw new UsageError(`--pages ${printable(p)}: ${problem3}`);
+  }
+  if (!FORMATS.includes(opts.format))
+    throw new UsageError(`--format ${printable(opts.format)}: expected one of ${FORMATS.join(", ")}`);
+  const sarif = opts.format === "sarif";
+  const sarifCategory = parseSarifCategory(opts.sarifCategory, opts.format);
+  const headerUrls = opts.headers ?? [];
+  refuseUsage([
+    [
+      opts.intoDefaults && (mergeText === void 0 || sarif),
+      "--into-defaults adds to the defaults: of --merge FILE: give --merge FILE, without --format sarif"
+    ],
+    [sarif && opts.pinHashes, "--pin-hashes pins the entries of a draft: --format sarif drafts nothing"],
+    [sarif && headerUrls.length > 0, "--headers pins the headers of a draft: --format sarif drafts nothing"]
+  ]);
+  for (const u of headerUrls) {
+    const problem3 = pageUrlProblem(u) ?? (isInsecurePageUrl(u) ? "a payment page is fetched over https only" : void 0);
+    if (problem3) throw new UsageError(`--headers ${printable(u)}: ${problem3}`);
+  }
+  refuseUsage([
+    [
+      opts.pageTimeout !== void 0 && headerUrls.length === 0,
+      "--page-timeout bounds the fetch of each --headers page: give --headers URL"
+    ]
+  ]);
+  const pageTimeoutMs = opts.pageTimeout === void 0 ? void 0 : parsePageTimeout(opts.pageTimeout);
+  refuseUsage([
+    [
+      opts.scripts && headerUrls.length === 0,
+      "--scripts adds the scripts to a --headers draft: without --headers they are drafted anyway"
+    ]
+  ]);
+  const recentDays = opts.recent === void 0 ? DEFAULT_RECENT_DAYS : parseRecent(opts.recent);
+  const withScripts = headerUrls.length === 0 || opts.scripts === true;
+  const allowPrivateAddresses = privateAddressesAllowed(opts.allowPrivateAddresses, io.env);
+  const clock = cliClock(io.env);
+  const outPath = opts.out === void 0 ? void 0 : resolve8(io.cwd, opts.out);
+  if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
+  return {
+    zoneRef,
+    mergeText,
+    given,
+    sarif,
+    sarifCategory,
+    headerUrls,
+    pageTimeoutMs,
+    recentDays,
+    withScripts,
+    allowPrivateAddresses,
+    clock,
+    outPath
+  };
+}
+async function runInventory(opts, ctx) {
+  const { io } = ctx;
+  const input = await inventoryInputs(opts, io);
+  const { zoneRef, mergeText, withScripts, sarif } = input;
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, void 0, progress);
+  try {
+    const zoneId = await resolveZoneRef2(client, zoneRef);
+    const zone = { id: zoneId, ..."name" in zoneRef ? { name: zoneRef.name } : {} };
+    const existing = mergeText === void 0 ? [] : existingPages(mergeText, `--merge ${opts.merge}`, zone, applyDefaults);
+    const pages = [.../* @__PURE__ */ new Set([...existing, ...input.given])];
+    if (pages.length === 0)
+      throw new UsageError(
+        `inventory needs --pages PATTERN: --merge ${opts.merge} has no pages in scope for this zone yet`
+      );
+    progress.begin("inventory", "zones done", 1);
+    const now = input.clock();
+    const since = now.getTime() - DEFAULT_STALE_DAYS * DAY_MS3;
+    const listed3 = withScripts || sarif ? await listInScopeScripts(client, zoneId, pages) : [];
+    const scripts = withScripts ? listed3.filter((s) => !s.last_seen_at || !(Date.parse(s.last_seen_at) < since)) : [];
+    const headers = input.headerUrls.length > 0 ? await fetchPages(input.headerUrls, input.pageTimeoutMs, input.allowPrivateAddresses) : void 0;
+    progress.end();
+    const seen = { zone, pages, listed: listed3, scripts, now, ...headers ? { headers } : {} };
+    if (sarif) await writeSarif(opts, io, input, seen);
+    else if (mergeText !== void 0) await writeMerge(opts, io, input, seen, mergeText);
+    else await writeDraft(opts, io, input, seen);
+  } finally {
+    progress.end();
+    await client.close();
+  }
+}
+function parseRecent(value) {
+  const days = wholeNumber(value, 1, 3650);
+  if (days === void 0)
+    throw new UsageError(`--recent ${printable(value)}: expected a whole number of days from 1 to 3650`);
+  return days;
+}
+async function fetchPages(urls, timeoutMs, allowPrivateAddresses) {
+  const fetcher = new PageFetcher({
+    ...timeoutMs !== void 0 ? { timeoutMs } : {},
+    allowPrivateAddresses,
+    userAgent: `zoneform/${VERSION} (payment page header check)`
+  });
+  try {
+    const answers = await fetcher.fetchAll(urls);
+    const failed = [...answers.values()].filter((a) => !a.ok);
+    if (failed.length > 0)
+      throw new RuntimeError(
+        `--headers: ${failed.map((f) => `${printable(f.url)}: ${printable(f.reason)}`).join("; ")}; nothing was written (pins are drafted from every page given)`
+      );
+    return { pages: [...answers.values()].flatMap((a) => a.ok ? [{ url: a.url, headers: a.headers }] : []) };
+  } finally {
+    await fetcher.close();
+  }
+}
 async function readMergeFile(path7, label) {
   try {
     return (await readRegularFile(path7, MAX_CONFIG_FILE_BYTES2)).toString("utf8");
@@ -75724,7 +82666,7 @@ async function readMergeFile(path7, label) {
     throw err.problem.kind === "not-regular" || err.problem.kind === "too-large" ? new UsageError(message2) : new RuntimeError(message2);
   }
 }
-var FORMATS, DAY_MS3;
+var FORMATS, DAY_MS3, INVENTORY;
 var init_inventory4 = __esm({
   "src/cli/commands/inventory.ts"() {
     "use strict";
@@ -75737,14 +82679,65 @@ var init_inventory4 = __esm({
     init_write_file();
     init_client_options();
     init_options();
+    init_option_table();
     init_now();
     init_progress();
     init_zone_ref();
     init_audit2();
     init_sarif();
     init_command2();
+    init_inventory_output();
     FORMATS = ["yaml", "sarif"];
     DAY_MS3 = 864e5;
+    INVENTORY = {
+      name: "inventory",
+      description: "Draft the authorized-script inventory of a zone's payment pages (PCI DSS 6.4.3) from what Page Shield saw there.",
+      options: [
+        {
+          flags: "--pages <pattern>",
+          description: "a payment page in scope, host/path with * at the start or end, e.g. example.com/checkout* (repeatable, or a comma list)",
+          parse: collectList
+        },
+        outOption("write the block to this file (refused if it exists, unless --force)"),
+        {
+          flags: "--merge <file>",
+          description: "add only what is new to this inventory (a zoneform file or an inventory block), in place or to --out; its justifications and comments are kept"
+        },
+        {
+          flags: "--pin-hashes",
+          description: "pin each new entry to the hash Page Shield last fetched (a changed script is then reported)"
+        },
+        {
+          flags: "--into-defaults",
+          description: "with --merge: add to a list of the inventory that the zone takes from FILE's defaults: and other zones take too (for all of them; else refused)"
+        },
+        { flags: "--force", description: "overwrite the --out file" },
+        {
+          flags: "--format <format>",
+          description: "yaml (the draft, or the merge) | sarif (instead: the findings against --merge FILE's inventory, or none, as SARIF 2.1.0; nothing is drafted or merged)",
+          default: "yaml"
+        },
+        {
+          flags: "--sarif-category <category>",
+          description: "with --format sarif: the code scanning category (runAutomationDetails.id), default " + DEFAULT_INVENTORY_CATEGORY
+        },
+        {
+          flags: "--headers <url>",
+          description: "a payment page to fetch (absolute https:// URL; repeatable): pin the security headers it sends now under headers: (with --merge, only what FILE does not pin yet)",
+          parse: collectEach
+        },
+        {
+          flags: "--scripts",
+          description: "with --headers: draft the scripts seen too (as drafts a person reviews); --headers alone drafts only headers"
+        },
+        {
+          flags: "--recent <days>",
+          description: `mark a script first seen, or whose version was fetched, within this many days NEW or CHANGED in the draft (default ${DEFAULT_RECENT_DAYS})`
+        },
+        { flags: "--page-timeout <ms>", description: PAGE_TIMEOUT_HELP },
+        { flags: "--allow-private-addresses", description: ALLOW_PRIVATE_ADDRESSES_HELP }
+      ]
+    };
   }
 });
 
@@ -75753,18 +82746,16 @@ var evidence_exports = {};
 __export(evidence_exports, {
   register: () => register11
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function register11(program2, ctx) {
-  program2.command("evidence").argument("<dir>", "the directory `audit -c FILE --evidence-dir DIR` keeps its runs in").description(
-    "Render the period an evidence directory covers: each run and its result, each finding with when it appeared and cleared, gaps of more than 7 days and changed records; exit 2 when the record does not hold."
-  ).option("--since <time>", "the period's start (an ISO 8601 date or instant): earlier runs are left out").option("--until <time>", "the period's end (default: every run since)").option("--format <format>", `${Object.keys(FORMATS2).join(" | ")}`, "text").addOption(outOption("write the report to this file (refused if it exists, unless --force)")).option("--force", "overwrite the --out file").action(async (dir, opts) => {
+  commandFromTable(program2, EVIDENCE).action(async (dir, opts) => {
     const { io } = ctx;
     const render = Object.hasOwn(FORMATS2, opts.format) ? FORMATS2[opts.format] : void 0;
     if (!render)
       throw new UsageError(`--format ${printable(opts.format)}: expected one of ${Object.keys(FORMATS2).join(", ")}`);
-    const outPath = opts.out === void 0 ? void 0 : resolve8(io.cwd, opts.out);
+    const outPath = opts.out === void 0 ? void 0 : resolve9(io.cwd, opts.out);
     if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
-    const files = await readEvidenceDir(resolve8(io.cwd, dir), dir);
+    const files = await readEvidenceDir(resolve9(io.cwd, dir), dir);
     if (files.length === 0)
       throw new UsageError(
         `${dir}: no record of a run (zoneform-audit-….json): run audit -c FILE --evidence-dir ${dir}`
@@ -75788,7 +82779,7 @@ function instant(flag, value, endOfDay = false) {
     );
   return new Date(t).toISOString();
 }
-var FORMATS2;
+var FORMATS2, EVIDENCE;
 var init_evidence = __esm({
   "src/cli/commands/evidence.ts"() {
     "use strict";
@@ -75798,11 +82789,27 @@ var init_evidence = __esm({
     init_write_file();
     init_evidence_store();
     init_options();
+    init_option_table();
     FORMATS2 = {
       text: renderEvidenceText,
       markdown: renderEvidenceMarkdown,
       json: renderEvidenceJson,
       html: renderEvidenceHtml
+    };
+    EVIDENCE = {
+      name: "evidence",
+      arguments: [["<dir>", "the directory `audit -c FILE --evidence-dir DIR` keeps its runs in"]],
+      description: "Render the period an evidence directory covers: each run and its result, each finding with when it appeared and cleared, gaps of more than 7 days and changed records; exit 2 when the record does not hold.",
+      options: [
+        {
+          flags: "--since <time>",
+          description: "the period's start (an ISO 8601 date or instant): earlier runs are left out"
+        },
+        { flags: "--until <time>", description: "the period's end (default: every run since)" },
+        { flags: "--format <format>", description: Object.keys(FORMATS2).join(" | "), default: "text" },
+        outOption("write the report to this file (refused if it exists, unless --force)"),
+        { flags: "--force", description: "overwrite the --out file" }
+      ]
     };
   }
 });
@@ -76076,62 +83083,45 @@ ${printable(block2, { keepNewlines: true })}`;
 }
 function register12(program2, ctx) {
   const csp = program2.command("csp").description("Content security policy helpers built from the Page Shield inventory.");
-  const cmd = csp.command("suggest").description("Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.").option(
-    "--host <host>",
-    "only items seen on this host; * at the start or end is a wildcard (repeatable)",
-    collectList
-  ).option("--format <format>", "text | yaml (yaml: only the policy block, to paste or append)", "text").addOption(
-    new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log")
-  ).option("--description <text>", "description (identity) of the suggested policy").option("--wildcard-threshold <n>", "this many subdomains of one domain become https://*.domain (0: never)", "5").option(
-    "--malicious-below <score>",
-    "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
-    String(MALICIOUS_SCORE_THRESHOLD)
-  ).option(
-    "--threat-below <score>",
-    "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
-    String(THREAT_SCORE_THRESHOLD)
-  );
-  cmd.option(
-    "--from-inventory",
-    `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`
-  );
+  const cmd = commandFromTable(csp, SUGGEST);
   addConfigOption(cmd);
   addReadCommandOptions(cmd, { single: true, progress: true });
-  cmd.action(async (opts) => {
-    const { io } = ctx;
-    if (opts.fromInventory) {
-      const explicitAction = cmd.getOptionValueSource("action") === "cli";
-      return suggestFromInventory(io, opts, explicitAction ? opts.action : "allow");
-    }
-    const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
-    if (!["text", "yaml"].includes(opts.format))
-      throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
-    if (!/^\d+$/.test(opts.wildcardThreshold))
-      throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
-    const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
-    const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
-    const progress = progressFor(io, opts);
-    const client = clientFromOptions(opts, io, void 0, progress);
-    try {
-      const zoneId = await resolveZoneRef2(client, zoneRef);
-      progress.begin("csp suggest", "zones done", 1);
-      const s = await suggestCsp(client, zoneId, {
-        hosts: opts.host,
-        wildcardThreshold: Number(opts.wildcardThreshold),
-        maliciousBelow,
-        threatBelow,
-        onItem: (kind) => progress.count(`${kind}s`)
-      });
-      progress.end();
-      const description = opts.description ?? "Suggested by zoneform csp suggest";
-      const block2 = policyBlock(s, { description, action: opts.action });
-      io.stdout.write(opts.format === "yaml" ? block2 : renderSuggestionText(zoneId, s, block2));
-      io.stderr.write(droppedWarning(s));
-    } finally {
-      progress.end();
-      await client.close();
-    }
-  });
+  cmd.action((opts) => runCspSuggest(opts, ctx, cmd));
+}
+async function runCspSuggest(opts, ctx, cmd) {
+  const { io } = ctx;
+  if (opts.fromInventory) {
+    const explicitAction = cmd.getOptionValueSource("action") === "cli";
+    return suggestFromInventory(io, opts, explicitAction ? opts.action : "allow");
+  }
+  const [zoneRef] = parseZoneRefs(opts.zone, "csp suggest", { single: "a policy belongs to one zone" });
+  if (!["text", "yaml"].includes(opts.format))
+    throw new UsageError(`--format ${opts.format}: expected one of text, yaml`);
+  if (!/^\d+$/.test(opts.wildcardThreshold))
+    throw new UsageError(`--wildcard-threshold must be a whole number, got "${opts.wildcardThreshold}"`);
+  const maliciousBelow = parseScoreThreshold(opts.maliciousBelow);
+  const threatBelow = parseScoreThreshold(opts.threatBelow, "--threat-below");
+  const progress = progressFor(io, opts);
+  const client = clientFromOptions(opts, io, void 0, progress);
+  try {
+    const zoneId = await resolveZoneRef2(client, zoneRef);
+    progress.begin("csp suggest", "zones done", 1);
+    const s = await suggestCsp(client, zoneId, {
+      hosts: opts.host,
+      wildcardThreshold: Number(opts.wildcardThreshold),
+      maliciousBelow,
+      threatBelow,
+      onItem: (kind) => progress.count(`${kind}s`)
+    });
+    progress.end();
+    const description = opts.description ?? "Suggested by zoneform csp suggest";
+    const block2 = policyBlock(s, { description, action: opts.action });
+    io.stdout.write(opts.format === "yaml" ? block2 : renderSuggestionText(zoneId, s, block2));
+    io.stderr.write(droppedWarning(s));
+  } finally {
+    progress.end();
+    await client.close();
+  }
 }
 async function suggestFromInventory(io, opts, action) {
   if (!["text", "yaml"].includes(opts.format))
@@ -76181,7 +83171,7 @@ Paste under the zone's ${POLICIES_PATH} (try action log first if the pages may l
 ${printable(block2, { keepNewlines: true })}`
   );
 }
-var PER_PAGE2;
+var PER_PAGE2, SUGGEST;
 var init_csp3 = __esm({
   "src/cli/commands/csp.ts"() {
     "use strict";
@@ -76195,10 +83185,48 @@ var init_csp3 = __esm({
     init_client_options();
     init_progress();
     init_zone_ref();
+    init_option_table();
     init_audit2();
     init_inventory_config();
     init_options();
     PER_PAGE2 = 100;
+    SUGGEST = {
+      name: "suggest",
+      description: "Suggest script-src and connect-src from the zone's active, non-malicious scripts and connections.",
+      options: [
+        {
+          flags: "--host <host>",
+          description: "only items seen on this host; * at the start or end is a wildcard (repeatable)",
+          parse: collectList
+        },
+        {
+          flags: "--format <format>",
+          description: "text | yaml (yaml: only the policy block, to paste or append)",
+          default: "text"
+        },
+        new Option("--action <action>", "action of the suggested policy").choices(["log", "allow"]).default("log"),
+        { flags: "--description <text>", description: "description (identity) of the suggested policy" },
+        {
+          flags: "--wildcard-threshold <n>",
+          description: "this many subdomains of one domain become https://*.domain (0: never)",
+          default: "5"
+        },
+        {
+          flags: "--malicious-below <score>",
+          description: "a script whose js_integrity_score is below this is malicious and its host left out (1-100)",
+          default: String(MALICIOUS_SCORE_THRESHOLD)
+        },
+        {
+          flags: "--threat-below <score>",
+          description: "…or whose magecart_score, malware_score or cryptomining_score is below this (1-100)",
+          default: String(THREAT_SCORE_THRESHOLD)
+        },
+        {
+          flags: "--from-inventory",
+          description: `propose the allow policy of the payment pages from the file's ${SCRIPT_INVENTORY_PATH} (no API call): script-src holds exactly the authorized scripts`
+        }
+      ]
+    };
   }
 });
 
@@ -76454,10 +83482,10 @@ __export(export_exports, {
   parseSections: () => parseSections,
   register: () => register13
 });
-import { dirname as dirname3, resolve as resolve9 } from "node:path";
+import { dirname as dirname3, resolve as resolve10 } from "node:path";
 function parseAccounts(values2) {
   const ids = [...new Set((values2 ?? []).map((v) => v.trim().toLowerCase()))];
-  const bad = ids.filter((id) => !/^[0-9a-f]{32}$/.test(id));
+  const bad = ids.filter((id) => !ACCOUNT_ID.test(id));
   if (bad.length > 0)
     throw new UsageError(`--account ${bad.join(", ")}: expected an account id, 32 lower-case hex characters`);
   return ids;
@@ -76471,99 +83499,93 @@ function parseSections(values2) {
   return EXPORT_SECTIONS.filter((s) => named.includes(s));
 }
 function register13(program2, ctx) {
-  const cmd = program2.command("export").description(
-    "Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes."
-  ).option(
-    "--sections <list>",
-    `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
-    collectList
-  ).addOption(outOption("write the file here (default: stdout)")).option("--force", "overwrite the --out file if it exists").option(
-    "--account-id <id>",
-    "account whose managed rulesets the WAF section is read through (written as account_id)"
-  ).option("--defaults", "write what every zone shares once, in the file's defaults: (two zones or more)").option(
-    "--account <id>",
-    "also write this account's own objects (account-level Logpush jobs) as an entry of accounts: (repeatable)",
-    (v, prev) => [...prev ?? [], v]
-  );
+  const cmd = commandFromTable(program2, EXPORT);
   addReadCommandOptions(cmd, { progress: true });
-  cmd.action(async (opts) => {
-    const { io } = ctx;
-    const accounts = parseAccounts(opts.account);
-    const zoneRefs2 = accounts.length > 0 && !opts.zone?.length ? [] : parseZoneRefs(opts.zone, "export");
-    const sections = parseSections(opts.sections);
-    if (opts.accountId === void 0 && io.env.CLOUDFLARE_ACCOUNT_ID?.trim() && !/^[0-9a-f]{32}$/.test(io.env.CLOUDFLARE_ACCOUNT_ID.trim())) {
-      throw new UsageError(
-        `CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`
-      );
-    }
-    if (opts.accountId !== void 0 && !/^[0-9a-f]{32}$/.test(opts.accountId)) {
-      throw new UsageError(`--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`);
-    }
-    const outPath = opts.out ? resolve9(io.cwd, opts.out) : void 0;
-    const outLabel = `--out ${opts.out}`;
-    if (outPath) refuseExisting(outPath, { force: opts.force, label: outLabel });
-    const progress = progressFor(io, opts);
-    const now = cliClock(io.env);
-    const client = clientFromOptions(opts, io, void 0, progress);
-    let result;
-    let zones2;
-    try {
-      zones2 = zoneRefs2.length > 0 ? await resolveZoneRefs(client, zoneRefs2) : [];
-      progress.begin("export", "zones read", zones2.length);
-      result = await exportZones(client, {
-        zones: zones2,
-        accounts,
-        sections,
-        accountId: opts.accountId ?? (io.env.CLOUDFLARE_ACCOUNT_ID?.trim() || void 0),
-        schemaRef: schemaRefFrom(outPath ? dirname3(outPath) : io.cwd),
-        version: VERSION,
-        now,
-        onSection: () => progress.count("sections"),
-        onZoneDone: (done, total) => progress.update(done, total),
-        defaults: opts.defaults
-      });
-    } finally {
-      progress.end();
-      await client.close();
-    }
-    const { text: text3, notes } = result;
-    const placeholders = Object.fromEntries(notes.env.map((e) => [e.name, "placeholder"]));
-    const check3 = checkConfigSources([{ file: opts.out ?? "<export>", text: text3 }], { ...io.env, ...placeholders });
-    if (outPath) {
-      await writeFileSafely(outPath, text3, { force: opts.force, label: outLabel });
-      const counted3 = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
-      const what = counted3(zones2.length, "zone") + (accounts.length > 0 ? `, ${counted3(accounts.length, "account")}` : "");
-      io.stderr.write(`Wrote ${opts.out}: ${what}, sections ${sections.join(", ")}.
+  cmd.action((opts) => runExport(opts, ctx));
+}
+async function runExport(opts, ctx) {
+  const { io } = ctx;
+  const accounts = parseAccounts(opts.account);
+  const zoneRefs2 = accounts.length > 0 && !opts.zone?.length ? [] : parseZoneRefs(opts.zone, "export");
+  const sections = parseSections(opts.sections);
+  const envAccount = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
+  refuseUsage([
+    [
+      opts.accountId === void 0 && envAccount !== void 0 && envAccount !== "" && !ACCOUNT_ID.test(envAccount),
+      `CLOUDFLARE_ACCOUNT_ID ${io.env.CLOUDFLARE_ACCOUNT_ID}: expected an account id, 32 lower-case hex characters`
+    ],
+    [
+      opts.accountId !== void 0 && !ACCOUNT_ID.test(opts.accountId),
+      `--account-id ${opts.accountId}: expected an account id, 32 lower-case hex characters`
+    ]
+  ]);
+  const outPath = opts.out ? resolve10(io.cwd, opts.out) : void 0;
+  if (outPath) refuseExisting(outPath, { force: opts.force, label: `--out ${opts.out}` });
+  const progress = progressFor(io, opts);
+  const now = cliClock(io.env);
+  const client = clientFromOptions(opts, io, void 0, progress);
+  let result;
+  let zones2;
+  try {
+    zones2 = zoneRefs2.length > 0 ? await resolveZoneRefs(client, zoneRefs2) : [];
+    progress.begin("export", "zones read", zones2.length);
+    result = await exportZones(client, {
+      zones: zones2,
+      accounts,
+      sections,
+      accountId: opts.accountId ?? (envAccount || void 0),
+      schemaRef: schemaRefFrom(outPath ? dirname3(outPath) : io.cwd),
+      version: VERSION,
+      now,
+      onSection: () => progress.count("sections"),
+      onZoneDone: (done, total) => progress.update(done, total),
+      defaults: opts.defaults
+    });
+  } finally {
+    progress.end();
+    await client.close();
+  }
+  await writeExport(opts, ctx, outPath, result, { zones: zones2.length, accounts: accounts.length, sections });
+}
+async function writeExport(opts, ctx, outPath, { text: text3, notes }, counts) {
+  const { io } = ctx;
+  const placeholders = Object.fromEntries(notes.env.map((e) => [e.name, "placeholder"]));
+  const check3 = checkConfigSources([{ file: opts.out ?? "<export>", text: text3 }], { ...io.env, ...placeholders });
+  if (outPath) {
+    await writeFileSafely(outPath, text3, { force: opts.force, label: `--out ${opts.out}` });
+    const counted3 = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+    const what = counted3(counts.zones, "zone") + (counts.accounts > 0 ? `, ${counted3(counts.accounts, "account")}` : "");
+    io.stderr.write(`Wrote ${opts.out}: ${what}, sections ${counts.sections.join(", ")}.
 `);
-    } else {
-      io.stdout.write(text3);
-    }
-    for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}
+  } else {
+    io.stdout.write(text3);
+  }
+  for (const w of notes.warnings) io.stderr.write(`Warning: ${printable(w)}
 `);
-    if (opts.defaults && zones2.length < 2)
-      io.stderr.write("Warning: --defaults: one zone shares nothing with another; the file has no defaults.\n");
-    if (notes.env.length > 0) {
-      io.stderr.write(
-        "Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n"
-      );
-      const names = notes.env.map((e) => printable(e.name));
-      const width = Math.max(...names.map((n) => n.length));
-      notes.env.forEach((e, i) => {
-        io.stderr.write(`  ${names[i].padEnd(width)}  ${printable(e.purpose)}
+  if (opts.defaults && counts.zones < 2)
+    io.stderr.write("Warning: --defaults: one zone shares nothing with another; the file has no defaults.\n");
+  if (notes.env.length > 0) {
+    io.stderr.write(
+      "Set these environment variables before plan or apply, to the credentials you own (the API may not return them in full):\n"
+    );
+    const names = notes.env.map((e) => printable(e.name));
+    const width = Math.max(...names.map((n) => n.length));
+    notes.env.forEach((e, i) => {
+      io.stderr.write(`  ${names[i].padEnd(width)}  ${printable(e.purpose)}
 `);
-      });
-      io.stderr.write("Existing Logpush jobs need no ownership_challenge unless you change their destination.\n");
-    }
-    if (check3.errors.length > 0) {
-      io.stderr.write(
-        `Error: the exported file does not load as a zoneform file (please report this):
+    });
+    io.stderr.write("Existing Logpush jobs need no ownership_challenge unless you change their destination.\n");
+  }
+  if (check3.errors.length > 0) {
+    io.stderr.write(
+      `Error: the exported file does not load as a zoneform file (please report this):
 ${check3.errors.map((p) => `  ${formatProblem(p)}`).join("\n")}
 `
-      );
-      ctx.setExit(EXIT.error);
-    }
-  });
+    );
+    ctx.setExit(EXIT.error);
+  }
 }
+var EXPORT, ACCOUNT_ID;
 var init_export7 = __esm({
   "src/cli/commands/export.ts"() {
     "use strict";
@@ -76579,7 +83601,34 @@ var init_export7 = __esm({
     init_progress();
     init_schema_ref();
     init_zone_ref();
-    init_audit2();
+    init_option_table();
+    EXPORT = {
+      name: "export",
+      description: "Write the live zone as a zoneform file (secrets as ${env:…} references) that plans with no changes.",
+      options: [
+        {
+          flags: "--sections <list>",
+          description: `sections to export, comma list (default all): ${EXPORT_SECTIONS.join(", ")}`,
+          parse: collectList
+        },
+        outOption("write the file here (default: stdout)"),
+        { flags: "--force", description: "overwrite the --out file if it exists" },
+        {
+          flags: "--account-id <id>",
+          description: "account whose managed rulesets the WAF section is read through (written as account_id)"
+        },
+        {
+          flags: "--defaults",
+          description: "write what every zone shares once, in the file's defaults: (two zones or more)"
+        },
+        {
+          flags: "--account <id>",
+          description: "also write this account's own objects (account-level Logpush jobs) as an entry of accounts: (repeatable)",
+          parse: collectEach
+        }
+      ]
+    };
+    ACCOUNT_ID = /^[0-9a-f]{32}$/;
   }
 });
 
@@ -76590,63 +83639,59 @@ __export(logpush_exports, {
 });
 function register14(program2, ctx) {
   const logpush2 = program2.command("logpush").description("Logpush helpers.");
-  const challenge = logpush2.command("challenge").description(
-    "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job."
-  ).requiredOption(
-    "--destination <url>",
-    "the job's destination_conf; ${env:NAME} references are read from the environment"
-  ).option("--account <id>", "for a job of this account (accounts: in the file) instead of a zone's");
+  const challenge = commandFromTable(logpush2, CHALLENGE);
   addReadCommandOptions(challenge, { single: true });
-  challenge.action(async (opts) => {
-    const { io } = ctx;
-    const account = opts.account?.trim().toLowerCase();
-    if (account !== void 0 && !/^[0-9a-f]{32}$/.test(account))
-      throw new UsageError(`--account ${opts.account}: expected an account id, 32 lower-case hex characters`);
-    if (account !== void 0 && opts.zone?.length)
-      throw new UsageError("logpush challenge takes --zone or --account, not both: a challenge is for one job");
-    const [zoneRef] = account === void 0 ? parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" }) : [];
-    const { destination, redactor } = resolveDestination(opts.destination, io.env);
-    const shown5 = redactor.redact(redactDestination(destination));
-    if (!needsOwnershipChallenge(destination)) {
-      const scheme = destinationScheme(destination) || "this";
-      throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown5})`);
-    }
-    const client = clientFromOptions(opts, io, redactor);
-    await guidedRun(ctx, async (_guard, write) => {
-      const unit = account ?? await resolveZoneRef2(client, zoneRef);
-      const base3 = account !== void 0 ? `accounts/${account}` : zonePath(unit);
-      const label = account !== void 0 ? `account ${account}` : unit;
-      const [answer] = await write(
-        client,
-        () => executeOne(client, label, {
-          kind: "create",
-          resource: "logpush_ownership_challenge",
-          zone_id: unit,
-          identity: shown5,
-          fields: [],
-          operations: [{ method: "POST", path: `${base3}/logpush/ownership`, body: { destination_conf: destination } }]
-        })
+  challenge.action((opts) => runChallenge(opts, ctx));
+}
+async function runChallenge(opts, ctx) {
+  const { io } = ctx;
+  const account = opts.account?.trim().toLowerCase();
+  if (account !== void 0 && !/^[0-9a-f]{32}$/.test(account))
+    throw new UsageError(`--account ${opts.account}: expected an account id, 32 lower-case hex characters`);
+  if (account !== void 0 && opts.zone?.length)
+    throw new UsageError("logpush challenge takes --zone or --account, not both: a challenge is for one job");
+  const [zoneRef] = account === void 0 ? parseZoneRefs(opts.zone, "logpush challenge", { single: "a challenge is for one zone's job" }) : [];
+  const { destination, redactor } = resolveDestination(opts.destination, io.env);
+  const shown5 = redactor.redact(redactDestination(destination));
+  if (!needsOwnershipChallenge(destination)) {
+    const scheme = destinationScheme(destination) || "this";
+    throw new UsageError(`${scheme} destinations need no ownership challenge: only s3, gs and azure do (${shown5})`);
+  }
+  const client = clientFromOptions(opts, io, redactor);
+  await guidedRun(ctx, async (_guard, write) => {
+    const unit = account ?? await resolveZoneRef2(client, zoneRef);
+    const base3 = account !== void 0 ? `accounts/${account}` : zonePath(unit);
+    const label = account !== void 0 ? `account ${account}` : unit;
+    const [answer] = await write(
+      client,
+      () => executeOne(client, label, {
+        kind: "create",
+        resource: "logpush_ownership_challenge",
+        zone_id: unit,
+        identity: shown5,
+        fields: [],
+        operations: [{ method: "POST", path: `${base3}/logpush/ownership`, body: { destination_conf: destination } }]
+      })
+    );
+    const res = answer;
+    if (!res || res.valid === false || !res.filename) {
+      throw new RuntimeError(
+        `Cloudflare could not write an ownership token to ${shown5}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`
       );
-      const res = answer;
-      if (!res || res.valid === false || !res.filename) {
-        throw new RuntimeError(
-          `Cloudflare could not write an ownership token to ${shown5}${res?.message ? `: ${redactor.redact(res.message)}` : ""}`
-        );
-      }
-      const bucket = printable(destinationBucket(destination));
-      const filename = printable(res.filename);
-      io.stdout.write(`filename: ${filename}
+    }
+    const bucket = printable(destinationBucket(destination));
+    const filename = printable(res.filename);
+    io.stdout.write(`filename: ${filename}
 `);
-      if (res.message) io.stdout.write(`message: ${printable(redactor.redact(res.message))}
+    if (res.message) io.stdout.write(`message: ${printable(redactor.redact(res.message))}
 `);
-      io.stdout.write(
-        `The token was written to ${filename} in ${bucket}; put it in an env var and reference it as ownership_challenge: \${env:NAME}
+    io.stdout.write(
+      `The token was written to ${filename} in ${bucket}; put it in an env var and reference it as ownership_challenge: \${env:NAME}
 For example: export LOGPUSH_CHALLENGE='<the content of ${filename}>' and, on the job:
   ownership_challenge: \${env:LOGPUSH_CHALLENGE}
 `
-      );
-    }).finally(() => client.close());
-  });
+    );
+  }).finally(() => client.close());
 }
 function resolveDestination(raw, env) {
   const result = interpolateEnv(raw, env);
@@ -76654,6 +83699,7 @@ function resolveDestination(raw, env) {
   if (problems.length > 0) throw new UsageError(`--destination: ${problems.map((p) => p.message).join("; ")}`);
   return { destination: String(result.value), redactor: new EnvSecrets(env, result.names).redactor() };
 }
+var CHALLENGE;
 var init_logpush = __esm({
   "src/cli/commands/logpush.ts"() {
     "use strict";
@@ -76666,6 +83712,19 @@ var init_logpush = __esm({
     init_client_options();
     init_signals();
     init_zone_ref();
+    init_option_table();
+    CHALLENGE = {
+      name: "challenge",
+      description: "Request an ownership challenge for a storage destination (s3, gs, azure): Cloudflare writes a token into a file in the bucket; put it in an env var and set ownership_challenge: ${env:NAME} on the job.",
+      options: [
+        {
+          flags: "--destination <url>",
+          description: "the job's destination_conf; ${env:NAME} references are read from the environment",
+          mandatory: true
+        },
+        { flags: "--account <id>", description: "for a job of this account (accounts: in the file) instead of a zone's" }
+      ]
+    };
   }
 });
 
@@ -76674,65 +83733,64 @@ var whoami_exports = {};
 __export(whoami_exports, {
   register: () => register15
 });
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import path6 from "node:path";
 function register15(program2, ctx) {
-  const cmd = program2.command("whoami").description(
-    "Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells)."
-  ).option("--format <format>", "text | json", "text");
+  const cmd = commandFromTable(program2, WHOAMI);
   addConfigOption(cmd);
   addVerboseOption(cmd);
   addClientOptions(cmd);
-  cmd.action(async (opts) => {
-    const { io } = ctx;
-    if (opts.format !== "text" && opts.format !== "json")
-      throw new UsageError(`--format ${opts.format}: expected one of text, json`);
-    const configFile = opts.config ?? (existsSync4(path6.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : void 0);
-    const desired = configFile === void 0 ? void 0 : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
-    const clients = clientsFromOptions(opts, io, void 0, void 0, desired);
-    const baseUrl = apiUrlFrom(opts, io, true);
-    const now = cliClock(io.env)().getTime();
-    const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
-    try {
-      const reports = [];
-      if (!clients.missing) {
-        const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
-        const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
-        const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
-        const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
-        const kind = "token" in auth ? "token" : "key";
-        reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
-      }
-      for (const { token: token2, client } of clients.tokens) {
-        const part = partOf(desired, token2);
-        const scope = tokenScope(
-          { token: token2.value },
-          { accounts: token2.accounts, variable: token2.env, ...estateScope(desired) }
-        );
-        reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token2.env, token2));
-      }
-      const named = clients.tokens.length > 0;
-      io.stdout.write(
-        opts.format === "json" ? `${JSON.stringify(jsonDocument(reports, clients.missing !== void 0), null, 2)}
-` : reports.map((r) => textReport(r, named)).join("\n")
+  cmd.action((opts) => runWhoami(opts, ctx));
+}
+async function runWhoami(opts, ctx) {
+  const { io } = ctx;
+  if (opts.format !== "text" && opts.format !== "json")
+    throw new UsageError(`--format ${opts.format}: expected one of text, json`);
+  const configFile = opts.config ?? (existsSync5(path6.resolve(io.cwd, DEFAULT_CONFIG_PATH)) ? DEFAULT_CONFIG_PATH : void 0);
+  const desired = configFile === void 0 ? void 0 : (await loadConfig(configFile, { env: io.env, cwd: io.cwd, missingEnv: "warning" })).desired;
+  const clients = clientsFromOptions(opts, io, void 0, void 0, desired);
+  const baseUrl = apiUrlFrom(opts, io, true);
+  const now = cliClock(io.env)().getTime();
+  const all = [clients.fallback, ...clients.tokens.map((t) => t.client)];
+  try {
+    const reports = [];
+    if (!clients.missing) {
+      const { auth } = resolveCredentials(io.env, { apiUrl: opts.apiUrl });
+      const part = desired && clients.tokens.length > 0 ? defaultPart(desired, clients.tokens) : desired;
+      const label = "token" in auth ? "CLOUDFLARE_API_TOKEN" : "CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY";
+      const scope = tokenScope(auth, desired ? { accounts: defaultAccounts(desired), ...estateScope(desired) } : {});
+      const kind = "token" in auth ? "token" : "key";
+      reports.push(await reportOf(clients.fallback, kind, scope, part, baseUrl, now, label));
+    }
+    for (const { token: token2, client } of clients.tokens) {
+      const part = partOf(desired, token2);
+      const scope = tokenScope(
+        { token: token2.value },
+        { accounts: token2.accounts, variable: token2.env, ...estateScope(desired) }
       );
-      for (const r of reports) {
-        for (const account of r.check.servesAccounts ?? []) {
-          const problem3 = notItsAccount(r.check, account, desired && estateScope(desired));
-          if (!problem3) continue;
-          io.stderr.write(`Error: ${printable(problem3)}
-`);
-          ctx.setExit(EXIT.error);
-        }
-        if (r.check.state === "active") continue;
-        io.stderr.write(`Error: ${printable(describeCheck(r.check))}
+      reports.push(await reportOf(client, "token", scope, part, baseUrl, now, token2.env, token2));
+    }
+    const named = clients.tokens.length > 0;
+    io.stdout.write(
+      opts.format === "json" ? `${JSON.stringify(jsonDocument(reports, clients.missing !== void 0), null, 2)}
+` : reports.map((r) => textReport(r, named)).join("\n")
+    );
+    for (const r of reports) {
+      for (const account of r.check.servesAccounts ?? []) {
+        const problem3 = notItsAccount(r.check, account, desired && estateScope(desired));
+        if (!problem3) continue;
+        io.stderr.write(`Error: ${printable(problem3)}
 `);
         ctx.setExit(EXIT.error);
       }
-    } finally {
-      await Promise.all(all.map((c) => c.close()));
+      if (r.check.state === "active") continue;
+      io.stderr.write(`Error: ${printable(describeCheck(r.check))}
+`);
+      ctx.setExit(EXIT.error);
     }
-  });
+  } finally {
+    await Promise.all(all.map((c) => c.close()));
+  }
 }
 async function reportOf(client, kind, scope, desired, baseUrl, now, variable, token2) {
   const check3 = await checkCredentials(client, kind, now, scope);
@@ -76871,6 +83929,7 @@ function textReport({ baseUrl, check: check3, desired, needs, policies, variable
   return `${printable(lines.join("\n"), { keepNewlines: true })}
 `;
 }
+var WHOAMI;
 var init_whoami = __esm({
   "src/cli/commands/whoami.ts"() {
     "use strict";
@@ -76882,8 +83941,15 @@ var init_whoami = __esm({
     init_sections();
     init_account_tokens();
     init_client_options();
+    init_client_flags();
     init_now();
     init_options();
+    init_option_table();
+    WHOAMI = {
+      name: "whoami",
+      description: "Show who the Cloudflare credentials are and which token permissions the file's sections need (and lack, when the API tells).",
+      options: [{ flags: "--format <format>", description: "text | json", default: "text" }]
+    };
   }
 });
 
@@ -77150,7 +84216,7 @@ function zoneformIn(env, cwd, runner, refused2) {
 // src/action/context.ts
 init_model();
 init_safe_markdown();
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 var ActionFailed = class extends Error {
   name = "ActionFailed";
 };
@@ -77162,7 +84228,7 @@ function github(ctx) {
   return ctx.github;
 }
 function configPath2(ctx) {
-  return resolve10(ctx.workspace, ctx.runner.input("config") || DEFAULT_CONFIG_PATH);
+  return resolve11(ctx.workspace, ctx.runner.input("config") || DEFAULT_CONFIG_PATH);
 }
 function zoneArgs(ctx) {
   const zone = ctx.runner.input("zone");
@@ -77347,10 +84413,10 @@ init_safe_markdown();
 // src/action/files.ts
 init_write_file();
 import { lstatSync as lstatSync2, realpathSync } from "node:fs";
-import { dirname as dirname4, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve11, sep as sep2 } from "node:path";
+import { dirname as dirname4, isAbsolute as isAbsolute3, join as join6, relative as relative3, resolve as resolve12, sep as sep2 } from "node:path";
 function checkNoLinkedFolder(workspace, path7, label) {
-  const root = resolve11(workspace);
-  const rel = relative3(root, dirname4(resolve11(path7)));
+  const root = resolve12(workspace);
+  const rel = relative3(root, dirname4(resolve12(path7)));
   if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return;
   let at3 = root;
   for (const part of rel.split(sep2)) {
@@ -77366,14 +84432,14 @@ function checkNoLinkedFolder(workspace, path7, label) {
         `${label} ${path7}: ${at3} is a symbolic link; the Action writes no file through one (name a path without links)`
       );
   }
-  const real2 = realpathSync(dirname4(resolve11(path7)));
+  const real2 = realpathSync(dirname4(resolve12(path7)));
   if (real2 !== join6(realpathSync(root), rel))
     throw new ActionFailed(
       `${label} ${path7}: its folder resolves to ${real2}; the Action writes no file through a link`
     );
 }
 function outputPath(workspace, given, fallback, label) {
-  const path7 = resolve11(workspace, given || fallback);
+  const path7 = resolve12(workspace, given || fallback);
   checkNoLinkedFolder(workspace, path7, label);
   return path7;
 }
@@ -77451,12 +84517,12 @@ import { basename, join as join7, relative as relative4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 6e4;
 var MAX_GIT_OUTPUT2 = 16 * 1024 * 1024;
 function git2(cwd, args) {
-  return new Promise((resolve12, reject) => {
+  return new Promise((resolve13, reject) => {
     execFile2(
       "git",
       ["-C", cwd, ...args],
       { timeout: GIT_TIMEOUT_MS2, maxBuffer: MAX_GIT_OUTPUT2, encoding: "utf8" },
-      (err, stdout) => err ? reject(err) : resolve12(stdout)
+      (err, stdout) => err ? reject(err) : resolve13(stdout)
     );
   });
 }

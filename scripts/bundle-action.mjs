@@ -14,6 +14,7 @@
 //    up from src/<dir>/; the bundle is one folder down (dist-action/), so import.meta.url in the
 //    bundled modules is the address of src/action/index.js in the same checkout.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { lazyChildProcess, SHARED_DEFINES, yamlWithoutEnvReads } from "./bundle-plugins.mjs";
@@ -22,6 +23,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const ACTION_BUNDLE = "dist-action/index.js";
 const LOCAL_REQUIRE = "const require = createRequire(import.meta.url);";
 const EXPECTED = ["src/config/schema.ts", "src/plan/plan-file.ts"];
+/** The precompiled validator each of them loads (scripts/build-schema-validator.mjs). */
+const PRECOMPILED = { "src/config/schema.ts": "schema-validator.cjs", "src/plan/plan-file.ts": "plan-validator.cjs" };
 
 const BANNER = [
   "// The zoneform GitHub Action, bundled by scripts/bundle-action.mjs from src/action/: do not edit.",
@@ -63,7 +66,12 @@ export async function bundleAction() {
                   `once its require() calls can be bundled`,
               );
             seen.add(rel);
-            return { contents: text.replace(LOCAL_REQUIRE, ""), loader: "ts" };
+            // The precompiled validator the build wrote beside this module in dist/ goes into the bundle.
+            const precompiled = join(ROOT, "dist", dirname(rel.slice("src/".length)), PRECOMPILED[rel]);
+            const contents = text
+              .replace(LOCAL_REQUIRE, "")
+              .replace("require(PRECOMPILED)", `require(${JSON.stringify(precompiled)})`);
+            return { contents, loader: "ts" };
           });
         },
       },

@@ -8,7 +8,7 @@
 //   - bundle-<hash>.js, the chunks: the program (src/cli/main.ts) and a chunk per command
 //     (src/cli/program.ts loads each with import() when the command line names it: a plan never
 //     loads the emulator, `validate` never loads undici), and what several commands share;
-//   - schema-validator.cjs: the precompiled schema validator (scripts/build-schema-validator.mjs),
+//   - schema-validator.cjs, plan-validator.cjs: the precompiled validators (scripts/build-schema-validator.mjs),
 //     which src/config/schema.ts loads beside the module asking for it. It was built from the schema
 //     a moment ago, so the bundle does not compare their hashes at each start.
 // Everything sits two levels below the package root like the modules it came from, so the paths
@@ -62,4 +62,5 @@ await build({
 });
 
 copyFileSync(path("../config/schema-validator.cjs"), path("schema-validator.cjs"));
+copyFileSync(path("../plan/plan-validator.cjs"), path("plan-validator.cjs"));
 chmodSync(path("zoneform.js"), 0o755);

@@ -9,11 +9,33 @@ import { unitPathPrefix } from "./units.js";
 
 const require = createRequire(import.meta.url);
 
-let validatePlanDoc: ((doc: unknown) => boolean) & {
+type PlanValidator = ((doc: unknown) => boolean) & {
   errors?: Array<{ instancePath: string; message?: string }> | null;
 };
 
-export async function planValidator() {
+const PLAN_SCHEMA_URL = new URL("../../schemas/plan.schema.json", import.meta.url);
+/** Written by scripts/build-schema-validator.mjs next to this module in dist/ (a CommonJS module). */
+const PRECOMPILED = "./plan-validator.cjs";
+
+let validatePlanDoc: PlanValidator | undefined;
+
+/** The build's precompiled validator while it was made from this schema, else none (running from source). */
+function precompiledValidator(): PlanValidator | undefined {
+  let built: { default?: PlanValidator; schemaHash?: string };
+  try {
+    built = require(PRECOMPILED) as typeof built;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
+    return undefined;
+  }
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  const hash = createHash("sha256").update(readFileSync(PLAN_SCHEMA_URL, "utf8")).digest("hex");
+  return built.schemaHash === hash ? built.default : undefined;
+}
+
+export async function planValidator(): Promise<PlanValidator> {
+  validatePlanDoc ??= precompiledValidator();
   if (!validatePlanDoc) {
     // CommonJS packages: Node's import() gives their exports as `default` too, the bundled CLI only there.
     const ajvModule = (await import("ajv/dist/2020.js")) as typeof import("ajv/dist/2020.js") & {
@@ -23,7 +45,7 @@ export async function planValidator() {
     const addFormats = (await import("ajv-formats")).default as unknown as (a: InstanceType<typeof Ajv2020>) => void;
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
-    validatePlanDoc = ajv.compile(require("../../schemas/plan.schema.json") as object) as typeof validatePlanDoc;
+    validatePlanDoc = ajv.compile(require("../../schemas/plan.schema.json") as object) as PlanValidator;
   }
   return validatePlanDoc;
 }
