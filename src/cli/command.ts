@@ -11,4 +11,4 @@ export interface CommandContext {
 export type Register = (program: Command, ctx: CommandContext) => void;
 
 /** zoneform's version. */
-export const VERSION = "0.3.2";
+export const VERSION = "0.4.0";
