@@ -46,7 +46,8 @@ describe("apply killed part-way", () => {
             killed = child.kill("SIGKILL");
             break;
           }
-          await sleep(5);
+          // Each look reads the whole request log: often enough to kill at the point, no more.
+          await sleep(15);
         }
         await exited;
         expect(killed, `the apply finished before ${killAfter} writes`).toBe(true);
