@@ -236,6 +236,8 @@ describe("the npm package", () => {
             target: "ES2022",
             noEmit: true,
             skipLibCheck: false,
+            // TypeScript's own lib files are not what is tested: every other declaration is checked.
+            skipDefaultLibCheck: true,
             types: withNode ? ["node"] : [],
             ...(withNode ? { typeRoots: [join(REPO, "node_modules/@types")] } : {}),
           },
