@@ -68797,6 +68797,56 @@ var init_options = __esm({
   }
 });
 
+// src/cli/option-table.ts
+function commandFromTable(program2, table3) {
+  const cmd = program2.command(table3.name);
+  for (const [name, description] of table3.arguments ?? []) cmd.argument(name, description);
+  return addOptionRows(cmd.description(table3.description), table3.options);
+}
+function addOptionRows(cmd, rows) {
+  for (const row of rows) {
+    if (row instanceof Option) {
+      cmd.addOption(row);
+      continue;
+    }
+    const option = new Option(row.flags, row.description);
+    if (row.parse) option.argParser(row.parse);
+    if (row.default !== void 0) option.default(row.default);
+    if (row.mandatory) option.makeOptionMandatory();
+    cmd.addOption(option);
+  }
+  return cmd;
+}
+function refuseUsage(rules) {
+  for (const [broken, message2] of rules) if (broken) throw new UsageError(message2);
+}
+function wholeNumber(value, min, max) {
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value ?? "").trim()) || !Number.isSafeInteger(n) || n < min || n > max) return void 0;
+  return n;
+}
+function milliseconds(value) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase() ?? "ms";
+  return m ? Math.round(Number(m[1]) * (unit === "m" ? 6e4 : unit === "s" ? 1e3 : 1)) : NaN;
+}
+function collectList(value, previous) {
+  return [
+    ...previous ?? [],
+    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  ];
+}
+function collectEach(value, previous) {
+  return [...previous ?? [], value];
+}
+var init_option_table = __esm({
+  "src/cli/option-table.ts"() {
+    "use strict";
+    init_commander();
+    init_errors();
+  }
+});
+
 // src/cli/zone-ref.ts
 import { domainToASCII } from "node:url";
 function badZone(value) {
@@ -68858,15 +68908,9 @@ async function resolveZoneRefs(client, refs) {
 async function resolveZoneRef2(client, ref) {
   return "id" in ref ? ref.id : lookUpZoneName(client, ref.name);
 }
-function collectZones(value, previous) {
-  return [
-    ...previous ?? [],
-    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
-  ];
-}
 function addZoneRefOption(cmd, opts = {}) {
   const help = opts.single ? "the zone: its id (32 hex) or its name; one zone" : "zone id (32 hex) or zone name; repeatable";
-  return cmd.addOption(new Option("--zone <id|name>", help).argParser(collectZones));
+  return cmd.addOption(new Option("--zone <id|name>", help).argParser(collectList));
 }
 var ZONE_ID2, LABEL, ZONE_NAME;
 var init_zone_ref = __esm({
@@ -68875,6 +68919,7 @@ var init_zone_ref = __esm({
     init_commander();
     init_errors();
     init_safe_text();
+    init_option_table();
     ZONE_ID2 = /^[0-9a-f]{32}$/i;
     LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
     ZONE_NAME = new RegExp(`^(?:${LABEL}\\.)+(?=[a-z0-9-]*[a-z])${LABEL}$`);
@@ -68969,56 +69014,6 @@ var init_bounds = __esm({
       mib: 1024 ** 2,
       gib: 1024 ** 3
     };
-  }
-});
-
-// src/cli/option-table.ts
-function commandFromTable(program2, table3) {
-  const cmd = program2.command(table3.name);
-  for (const [name, description] of table3.arguments ?? []) cmd.argument(name, description);
-  return addOptionRows(cmd.description(table3.description), table3.options);
-}
-function addOptionRows(cmd, rows) {
-  for (const row of rows) {
-    if (row instanceof Option) {
-      cmd.addOption(row);
-      continue;
-    }
-    const option = new Option(row.flags, row.description);
-    if (row.parse) option.argParser(row.parse);
-    if (row.default !== void 0) option.default(row.default);
-    if (row.mandatory) option.makeOptionMandatory();
-    cmd.addOption(option);
-  }
-  return cmd;
-}
-function refuseUsage(rules) {
-  for (const [broken, message2] of rules) if (broken) throw new UsageError(message2);
-}
-function wholeNumber(value, min, max) {
-  const n = Number(value);
-  if (!/^\d+$/.test(String(value ?? "").trim()) || !Number.isSafeInteger(n) || n < min || n > max) return void 0;
-  return n;
-}
-function milliseconds(value) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
-  const unit = m?.[2]?.toLowerCase() ?? "ms";
-  return m ? Math.round(Number(m[1]) * (unit === "m" ? 6e4 : unit === "s" ? 1e3 : 1)) : NaN;
-}
-function collectList(value, previous) {
-  return [
-    ...previous ?? [],
-    ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")
-  ];
-}
-function collectEach(value, previous) {
-  return [...previous ?? [], value];
-}
-var init_option_table = __esm({
-  "src/cli/option-table.ts"() {
-    "use strict";
-    init_commander();
-    init_errors();
   }
 });
 

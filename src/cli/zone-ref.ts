@@ -5,6 +5,7 @@ import { Option, type Command } from "commander";
 import type { CloudflareClient } from "../cloudflare/index.js";
 import { RuntimeError, UsageError } from "../errors.js";
 import { printable } from "../safe-text.js";
+import { collectList } from "./option-table.js";
 
 /** A zone as the command line names it: by id, or by name (still to be looked up). */
 export type ZoneRef = { id: string } | { name: string };
@@ -101,16 +102,6 @@ export async function resolveZoneRef(client: CloudflareClient, ref: ZoneRef): Pr
   return "id" in ref ? ref.id : lookUpZoneName(client, ref.name);
 }
 
-function collectZones(value: string, previous: string[] | undefined): string[] {
-  return [
-    ...(previous ?? []),
-    ...value
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s !== ""),
-  ];
-}
-
 /**
  * Adds `--zone ID|NAME`: repeatable for a command over several zones, or (with `single`) one zone, a repeat being a
  * usage error that `parseZoneRefs` reports.
@@ -119,5 +110,5 @@ export function addZoneRefOption(cmd: Command, opts: { single?: boolean } = {}):
   const help = opts.single
     ? "the zone: its id (32 hex) or its name; one zone"
     : "zone id (32 hex) or zone name; repeatable";
-  return cmd.addOption(new Option("--zone <id|name>", help).argParser(collectZones));
+  return cmd.addOption(new Option("--zone <id|name>", help).argParser(collectList));
 }
